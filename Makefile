@@ -1,0 +1,32 @@
+# The README's two commands: `make run` (set up + main job) and `make test` (set up + tests).
+VENV ?= .venv
+PY := $(VENV)/bin/python
+PIP := $(PY) -m pip
+STAMP := $(VENV)/.installed
+
+.PHONY: run test test-full lint bench setup clean
+
+setup: $(STAMP)
+
+$(STAMP): pyproject.toml
+	test -x $(PY) || python3 -m venv $(VENV)
+	$(PIP) install --quiet --upgrade pip
+	$(PIP) install --quiet "torch==2.13.0"
+	$(PIP) install --quiet -e ".[train,dev]"
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(VENV)/bin/huerta demo
+
+test: $(STAMP)
+	$(PY) -m ruff check .
+	$(PY) -m pytest -q -n 2
+
+test-full: $(STAMP)
+	HUERTA_FULL=1 $(PY) -m pytest -q -n 2
+
+bench: $(STAMP)
+	$(VENV)/bin/huerta bench
+
+clean:
+	rm -rf $(VENV) build dist *.egg-info

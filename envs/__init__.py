@@ -1,0 +1,23 @@
+"""huerta's game environments. Importing this package registers the Gymnasium ids:
+
+- `huerta/Finca-v0`: Finca, 2-4 players, one learner against opponent policies.
+"""
+
+from gymnasium.envs.registration import register, registry
+
+from .core.errors import CorruptRecordError, IllegalActionError, InvalidConfigError
+
+_GYM_IDS = {
+    "huerta/Finca-v0": {"game": "finca"},
+}
+
+for _env_id, _kwargs in _GYM_IDS.items():
+    if _env_id not in registry:
+        register(
+            id=_env_id,
+            entry_point="huerta.envs.core.single_agent:SingleAgentEnv",
+            kwargs=_kwargs,
+            disable_env_checker=False,
+        )
+
+__all__ = ["CorruptRecordError", "IllegalActionError", "InvalidConfigError"]

@@ -1,0 +1,12 @@
+"""What every game shares: the engine protocol, the AEC base, the single-agent wrapper, errors,
+seeding, rewards and game records."""
+
+from .engine import GameSpec, GameState
+from .errors import CorruptRecordError, HuertaError, IllegalActionError, InvalidConfigError
+from .records import GameRecord, replay
+from .registry import game_names, get_game
+
+__all__ = [
+    "CorruptRecordError", "GameRecord", "GameSpec", "GameState", "HuertaError",
+    "IllegalActionError", "InvalidConfigError", "game_names", "get_game", "replay",
+]

@@ -1,0 +1,174 @@
+"""The PettingZoo AEC environment shared by every game: a thin layer over the engine protocol.
+
+Agents are `player_0` … `player_{n-1}` in seat order. Observations follow PettingZoo classic:
+`{"observation": float32 vector, "action_mask": int8 vector}`; a non-acting agent's mask is all
+zeros. Rewards are zero until the end, then the game's terminal rewards (`reward` option); final
+scores and winners go in `infos`. A masked action raises `IllegalActionError` and changes nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from .engine import GameSpec, GameState
+from .errors import InvalidConfigError
+from .records import GameRecord
+from .rewards import check_reward_mode
+from .seeding import draw_seed
+
+
+class BoardGameAEC(AECEnv):
+    """A PettingZoo AEC environment for any game described by a `GameSpec`."""
+
+    metadata: dict[str, Any] = {
+        "render_modes": ["ansi"],
+        "is_parallelizable": False,
+        "render_fps": 2,
+    }
+
+    def __init__(
+        self,
+        spec: GameSpec,
+        num_players: int,
+        render_mode: str | None = None,
+        reward: str = "win_loss",
+        max_steps: int | None = None,
+        **options: Any,
+    ) -> None:
+        super().__init__()
+        self.game_spec = spec
+        self.num_players = spec.check_players(num_players)
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise InvalidConfigError(
+                f"render_mode={render_mode!r}; valid values: None, "
+                + ", ".join(repr(m) for m in self.metadata["render_modes"])
+            )
+        self.render_mode = render_mode
+        self.reward_mode = check_reward_mode(reward)
+        self.max_steps = spec.default_max_steps if max_steps is None else int(max_steps)
+        if self.max_steps < 1:
+            raise InvalidConfigError(f"max_steps must be at least 1, got {max_steps}")
+        unknown = set(options) - set(spec.options)
+        if unknown:
+            raise InvalidConfigError(
+                f"{spec.name}: unknown option(s) {sorted(unknown)}; valid options: "
+                f"reward, max_steps, render_mode, {', '.join(spec.options) or '(none)'}"
+            )
+        self.game_options = dict(options)
+        self.metadata = {**self.metadata, "name": f"{spec.name}_v0"}
+        self.possible_agents = [f"player_{i}" for i in range(self.num_players)]
+        self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
+        obs_space = spaces.Dict(
+            {
+                "observation": spaces.Box(0.0, 1.0, (spec.observation_size,), np.float32),
+                "action_mask": spaces.Box(0, 1, (spec.num_actions,), np.int8),
+            }
+        )
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(spec.num_actions) for a in self.possible_agents}
+        self._seed_rng = np.random.default_rng()
+        self.game: GameState | None = None
+        self.record: GameRecord | None = None
+        self._zero_mask = np.zeros(spec.num_actions, dtype=np.int8)
+        self._obs_buffer = np.zeros(spec.observation_size, dtype=np.float32)
+
+    # --- PettingZoo API -------------------------------------------------------------------------
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        if seed is not None:
+            self._seed_rng = np.random.default_rng(seed)
+        game_seed = draw_seed(self._seed_rng)
+        self.game = self.game_spec.new_game(self.num_players, seed=game_seed, **self.game_options)
+        self.record = GameRecord(
+            game=self.game_spec.name,
+            num_players=self.num_players,
+            seed=game_seed,
+            options=dict(self.game_options),
+        )
+        self.agents = list(self.possible_agents)
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self.agent_selection = self.possible_agents[self.game.current_player]
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        game = self.game
+        seat = self.agent_name_mapping[agent]
+        observation = game.observe(seat, self._obs_buffer).copy()
+        if game.current_player == seat and not game.is_terminal and agent in self.agents:
+            mask = game.legal_mask().astype(np.int8)
+        else:
+            mask = self._zero_mask.copy()
+        return {"observation": observation, "action_mask": mask}
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        game = self.game
+        game.apply(action)  # raises IllegalActionError, state untouched
+        self.record.actions.append(int(action))
+        self._cumulative_rewards[agent] = 0.0
+        for a in self.agents:
+            self.rewards[a] = 0.0
+        if game.is_terminal:
+            self._finish(truncated=False)
+        elif game.steps >= self.max_steps:
+            self._finish(truncated=True)
+        else:
+            self.agent_selection = self.possible_agents[game.current_player]
+        self._accumulate_rewards()
+        if self.render_mode == "ansi":
+            print(self.render())
+
+    def _finish(self, truncated: bool) -> None:
+        game = self.game
+        scores = game.scores()
+        if truncated:
+            rewards = [0.0] * self.num_players
+            winners: list[int] = []
+        else:
+            rewards = game.rewards(self.reward_mode)
+            winners = game.winners()
+        self.record.final_scores = list(scores)
+        for seat, a in enumerate(self.possible_agents):
+            self.rewards[a] = float(rewards[seat])
+            if truncated:
+                self.truncations[a] = True
+            else:
+                self.terminations[a] = True
+            self.infos[a] = {
+                "scores": list(scores),
+                "score": scores[seat],
+                "winners": [self.possible_agents[w] for w in winners],
+                "is_winner": seat in winners,
+                "shared_victory": len(winners) > 1,
+            }
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            import gymnasium
+
+            gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi'")
+            return None
+        return self.game.render_text()
+
+    def state(self) -> np.ndarray:
+        """Privileged: seat 0's observation vector (Finca-style public games show everything)."""
+        return self.game.observe(0)
+
+    def close(self) -> None:
+        pass
+

@@ -1,0 +1,120 @@
+"""The engine protocol every game implements: a mutable state with a mask, transitions and scores.
+
+Search agents and tests drive a game through this interface alone; the PettingZoo and Gymnasium
+environments are thin layers over it.
+"""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .rewards import terminal_rewards, winners_from_keys
+
+
+class GameState(abc.ABC):
+    """A game in progress. Subclasses hold plain Python data and mutate it in `apply`.
+
+    `apply` raises `IllegalActionError` (a `ValueError`) naming the action and the reason and leaves
+    the state untouched. `steps` counts the agent decisions taken so far (sub-decisions included).
+    """
+
+    num_players: int
+    current_player: int
+    steps: int
+
+    @property
+    @abc.abstractmethod
+    def is_terminal(self) -> bool:
+        """True once the game has ended by its rules."""
+
+    @abc.abstractmethod
+    def legal_mask(self) -> np.ndarray:
+        """A bool vector over all action ids: True exactly for the legal ones (all False if over)."""
+
+    @abc.abstractmethod
+    def apply(self, action: int) -> None:
+        """Carry out `action` for the current player; raise `IllegalActionError` if it is masked."""
+
+    @abc.abstractmethod
+    def scores(self) -> list[int]:
+        """Every seat's score as the rules count it now (final once the game is over)."""
+
+    @abc.abstractmethod
+    def ranking_keys(self) -> list[tuple]:
+        """Per-seat tuples (score, tiebreaks...) whose order decides the ranking; equal = shared."""
+
+    @abc.abstractmethod
+    def clone(self) -> GameState:
+        """An independent copy (for search); cheaper than to_dict/from_dict."""
+
+    @abc.abstractmethod
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-safe dict that `from_dict` turns back into an equal state."""
+
+    @abc.abstractmethod
+    def observe(self, player: int, out: np.ndarray | None = None) -> np.ndarray:
+        """The float32 observation vector from `player`'s seat, written into `out` if given."""
+
+    @abc.abstractmethod
+    def describe(self, action: int) -> str:
+        """A short human-readable meaning of `action` in the current phase."""
+
+    @abc.abstractmethod
+    def render_text(self) -> str:
+        """The whole public state as text (the `ansi` render)."""
+
+    @abc.abstractmethod
+    def determinize(self, player: int, rng: np.random.Generator) -> GameState:
+        """A copy consistent with everything `player` has seen, hidden parts resampled."""
+
+    def chance_outcomes(self) -> list[tuple[Any, float]]:
+        """Outcomes and probabilities of a pending chance event; empty when none is pending."""
+        return []
+
+    def legal_actions(self) -> list[int]:
+        """The legal action ids in increasing order."""
+        return np.flatnonzero(self.legal_mask()).tolist()
+
+    def winners(self) -> list[int]:
+        """Seats that share the best ranking key (one seat unless the victory is shared)."""
+        return winners_from_keys(self.ranking_keys())
+
+    def rewards(self, mode: str = "win_loss") -> list[float]:
+        """Terminal rewards for every seat (see `huerta.envs.core.rewards`)."""
+        return terminal_rewards(self.scores(), self.ranking_keys(), mode)
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """Declared facts of one game and how to make its states; one per game, in its package."""
+
+    name: str
+    player_counts: tuple[int, ...]
+    num_actions: int
+    observation_size: int
+    new_game: Callable[..., GameState]
+    state_from_dict: Callable[[dict[str, Any]], GameState]
+    default_max_steps: int
+    options: dict[str, Any] = field(default_factory=dict)
+    observation_layout: Sequence[tuple[str, int, int]] = ()
+
+    def check_players(self, num_players: int) -> int:
+        """Return `num_players` if this game supports it, else raise naming the valid counts."""
+        from .errors import InvalidConfigError
+
+        if isinstance(num_players, bool) or not isinstance(num_players, (int, np.integer)):
+            raise InvalidConfigError(
+                f"{self.name}: num_players must be an int, one of {list(self.player_counts)}; "
+                f"got {num_players!r}"
+            )
+        if int(num_players) not in self.player_counts:
+            raise InvalidConfigError(
+                f"{self.name}: num_players={num_players} is not supported; "
+                f"valid values: {', '.join(map(str, self.player_counts))}"
+            )
+        return int(num_players)

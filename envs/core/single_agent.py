@@ -1,0 +1,178 @@
+"""The single-agent Gymnasium view of any game: one learner seat, opponents played inside `step`.
+
+The learner's seat is drawn per episode (unless fixed); the other seats are played by opponent
+policies until it is the learner's turn again. The reward returned by `step` is everything the
+learner earned since its previous move, including the final reward when an opponent's move ends
+the game. `action_masks()` is what sb3-contrib's MaskablePPO asks for.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from .errors import InvalidConfigError
+from .policies import make_policy, policy_action
+from .registry import get_game
+from .rewards import check_reward_mode
+from .seeding import draw_seed
+
+
+class SingleAgentEnv(gymnasium.Env):
+    """`gymnasium.make("huerta/Finca-v0", num_players=3, opponents=["random", my_agent])`.
+
+    Args:
+        game: registered game name ("finca").
+        num_players: seats at the table, the learner included.
+        opponents: one policy for every other seat, or a single one used for all of them; each an
+            agent, a callable `f(obs_dict) -> action` or an agent code such as "random".
+        learner_seat: fix the learner's seat; None draws it uniformly per episode.
+        reward: terminal reward mode ("win_loss", "score_margin", "rank").
+        max_steps: agent steps (all players) before the episode is truncated.
+    """
+
+    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 2}
+
+    def __init__(
+        self,
+        game: str = "finca",
+        num_players: int = 2,
+        opponents: Any = "random",
+        learner_seat: int | None = None,
+        reward: str = "win_loss",
+        max_steps: int | None = None,
+        render_mode: str | None = None,
+        **options: Any,
+    ) -> None:
+        self.game_spec = get_game(game)
+        self.num_players = self.game_spec.check_players(num_players)
+        self.reward_mode = check_reward_mode(reward)
+        if learner_seat is not None and learner_seat not in range(self.num_players):
+            raise InvalidConfigError(
+                f"learner_seat={learner_seat!r}; valid values: None or 0-{self.num_players - 1}"
+            )
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise InvalidConfigError(f"render_mode={render_mode!r}; valid values: None, 'ansi'")
+        unknown = set(options) - set(self.game_spec.options)
+        if unknown:
+            raise InvalidConfigError(
+                f"{game}: unknown option(s) {sorted(unknown)}; valid game options: "
+                f"{', '.join(self.game_spec.options) or '(none)'}"
+            )
+        self.game_options = options
+        self.learner_seat_fixed = learner_seat
+        self.render_mode = render_mode
+        self.max_steps = self.game_spec.default_max_steps if max_steps is None else int(max_steps)
+        self.opponent_specs = self._opponent_list(opponents)
+        self.opponents = [make_policy(o, self.game_spec.name) for o in self.opponent_specs]
+        self.observation_space = spaces.Box(
+            0.0, 1.0, (self.game_spec.observation_size,), np.float32
+        )
+        self.action_space = spaces.Discrete(self.game_spec.num_actions)
+        self.game = None
+        self.learner_seat = 0
+        self.seat_policies: list[Any] = []
+        self._obs = np.zeros(self.game_spec.observation_size, dtype=np.float32)
+
+    def _opponent_list(self, opponents: Any) -> list[Any]:
+        count = self.num_players - 1
+        if isinstance(opponents, (str, bytes)) or not isinstance(opponents, Sequence):
+            return [opponents] * count
+        if len(opponents) != count:
+            raise InvalidConfigError(
+                f"{len(opponents)} opponents given for {self.num_players} players; "
+                f"give {count} or a single one for every seat"
+            )
+        return list(opponents)
+
+    # --- Gymnasium API ----------------------------------------------------------------------------
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        super().reset(seed=seed)
+        rng = self.np_random
+        if self.learner_seat_fixed is None:
+            self.learner_seat = int(rng.integers(self.num_players))
+        else:
+            self.learner_seat = self.learner_seat_fixed
+        for policy in self.opponents:
+            if hasattr(policy, "reset"):
+                policy.reset(seed=draw_seed(rng))
+        self.game = self.game_spec.new_game(
+            self.num_players, seed=draw_seed(rng), **self.game_options
+        )
+        others = iter(self.opponents)
+        self.seat_policies = [
+            None if seat == self.learner_seat else next(others) for seat in range(self.num_players)
+        ]
+        self._play_opponents()
+        return self._observation(), self._info()
+
+    def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        game = self.game
+        if game is None:
+            raise RuntimeError("call reset() before step()")
+        if game.is_terminal or game.steps >= self.max_steps:
+            raise RuntimeError("the episode is over; call reset()")
+        game.apply(int(action))  # IllegalActionError leaves the game untouched
+        self._play_opponents()
+        terminated = game.is_terminal
+        truncated = not terminated and game.steps >= self.max_steps
+        reward = 0.0
+        if terminated:
+            reward = float(game.rewards(self.reward_mode)[self.learner_seat])
+        if self.render_mode == "ansi":
+            print(self.render())
+        return self._observation(), reward, terminated, truncated, self._info()
+
+    def action_masks(self) -> np.ndarray:
+        """The learner's legal actions (all False once the episode is over)."""
+        game = self.game
+        if game is None or game.is_terminal or game.current_player != self.learner_seat:
+            return np.zeros(self.game_spec.num_actions, dtype=bool)
+        return game.legal_mask().copy()
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi'")
+            return None
+        return self.game.render_text()
+
+    # --- helpers ---------------------------------------------------------------------------------
+    def _play_opponents(self) -> None:
+        game = self.game
+        while (
+            not game.is_terminal
+            and game.steps < self.max_steps
+            and game.current_player != self.learner_seat
+        ):
+            seat = game.current_player
+            obs = {
+                "observation": game.observe(seat),
+                "action_mask": game.legal_mask().astype(np.int8),
+            }
+            game.apply(policy_action(self.seat_policies[seat], game, seat, obs))
+
+    def _observation(self) -> np.ndarray:
+        return self.game.observe(self.learner_seat, self._obs).copy()
+
+    def _info(self) -> dict[str, Any]:
+        game = self.game
+        info: dict[str, Any] = {
+            "learner_seat": self.learner_seat,
+            "action_mask": self.action_masks(),
+        }
+        if game.is_terminal or game.steps >= self.max_steps:
+            scores = game.scores()
+            info["scores"] = scores
+            info["score"] = scores[self.learner_seat]
+            if game.is_terminal:
+                winners = game.winners()
+                info["winners"] = winners
+                info["is_winner"] = self.learner_seat in winners
+                info["shared_victory"] = len(winners) > 1
+        return info

@@ -1,0 +1,256 @@
+"""The mutable Finca game state: plain Python lists and ints, cheap to copy and to serialise.
+
+Derived per-player tallies of the fruit tiles won (counts by value, printed symbols, points) are
+kept up to date by the rules so that masks, bonuses, finca awards and observations never rescan
+displays; `check_consistency` recomputes them from scratch for the tests.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..core.engine import GameState
+from ..core.errors import CorruptRecordError
+from . import components as C
+from . import rules
+from .actions import N_ACTIONS
+from .observation import OBS_SIZE
+
+
+CART_SHORTAGE_MODES = ("reset_then_take", "take_then_reset")
+
+_LIST_FIELDS = (
+    "blades", "supply", "carts", "boxed", "revealed", "finca_tile", "wooden", "fincas_removed",
+    "bonus_stack", "committed", "tile_points", "wild_symbols",
+)
+_NESTED_FIELDS = (
+    "farmers", "blade_total", "fruits", "unused", "stacks", "displays", "fincas_won", "bonuses",
+    "selected", "value_counts", "printed",
+)
+_INT_FIELDS = (
+    "num_players", "centre_carts", "carts_in_play", "wooden_reserve", "phase", "current_player",
+    "intro_left", "steps", "turns", "gust_source", "mode", "cap_left", "pending", "pending_wild",
+)
+_BOOL_FIELDS = ("reduce_pending", "terminal")
+
+
+class FincaState(GameState):
+    """A Finca game in progress. Create with `huerta.envs.finca.new_game`.
+
+    Seats are 0..n-1 clockwise; seat 0 starts the introduction and the main phase.
+    Each community's stack is a list with its face-up top tile last.
+    """
+
+    __slots__ = (
+        *_LIST_FIELDS, *_NESTED_FIELDS, *_INT_FIELDS, *_BOOL_FIELDS,
+        "catalogue", "cart_shortage", "version", "board_version", "_board_cache", "_mask",
+        "_mask_version",
+    )
+
+    def __init__(self) -> None:
+        self.catalogue: tuple[C.FruitTile, ...] = C.FRUIT_TILES
+        self.cart_shortage = "reset_then_take"
+        self.version = 0
+        self.board_version = 0
+        self._board_cache = None
+        self._mask = np.zeros(N_ACTIONS, dtype=bool)
+        self._mask_version = -1
+
+    def invalidate(self) -> None:
+        """Drop cached masks and observation parts; call after editing fields by hand."""
+        self.version += 1
+        self.board_version += 1
+        self._board_cache = None
+
+    # --- the engine protocol -------------------------------------------------------------
+    @property
+    def is_terminal(self) -> bool:
+        return self.terminal
+
+    def legal_mask(self) -> np.ndarray:
+        if self._mask_version != self.version:
+            rules.write_legal_mask(self, self._mask)
+            self._mask_version = self.version
+        return self._mask
+
+    def apply(self, action: int) -> None:
+        rules.apply(self, action)
+
+    def scores(self) -> list[int]:
+        return [rules.score(self, p) for p in range(self.num_players)]
+
+    def ranking_keys(self) -> list[tuple]:
+        # FIN-45: ties on score are broken by the fruits a player holds.
+        return [(rules.score(self, p), sum(self.fruits[p])) for p in range(self.num_players)]
+
+    def observe(self, player: int, out: np.ndarray | None = None) -> np.ndarray:
+        from .observation import write_observation
+
+        if out is None:
+            out = np.zeros(OBS_SIZE, dtype=np.float32)
+        write_observation(self, player, out)
+        return out
+
+    def describe(self, action: int) -> str:
+        from .actions import describe
+
+        return describe(self, action)
+
+    def render_text(self) -> str:
+        from .render import render_text
+
+        return render_text(self)
+
+    def determinize(self, player: int, rng: np.random.Generator) -> FincaState:
+        """Reshuffle every tile nobody has seen (face-down stack tiles and the boxed ones).
+
+        Finca has no private information, so the result is the same for every player.
+        """
+        state = self.clone()
+        hidden_slots = [(c, i) for c, stack in enumerate(state.stacks) for i in range(len(stack) - 1)]
+        pool = [state.stacks[c][i] for c, i in hidden_slots] + list(state.boxed)
+        order = rng.permutation(len(pool))
+        pool = [pool[i] for i in order]
+        for (c, i), tile in zip(hidden_slots, pool):
+            state.stacks[c][i] = tile
+        state.boxed = pool[len(hidden_slots):]
+        return state
+
+    def clone(self) -> FincaState:
+        new = FincaState.__new__(FincaState)
+        for name in _LIST_FIELDS:
+            setattr(new, name, list(getattr(self, name)))
+        for name in _NESTED_FIELDS:
+            setattr(new, name, [list(x) for x in getattr(self, name)])
+        for name in _INT_FIELDS + _BOOL_FIELDS:
+            setattr(new, name, getattr(self, name))
+        new.catalogue = self.catalogue
+        new.cart_shortage = self.cart_shortage
+        new.version = self.version
+        new.board_version = self.board_version
+        new._board_cache = self._board_cache  # read-only array, safe to share
+        new._mask = np.zeros(N_ACTIONS, dtype=bool)
+        new._mask_version = -1
+        return new
+
+    def __getstate__(self) -> dict[str, Any]:
+        return self.to_dict()
+
+    def __setstate__(self, data: dict[str, Any]) -> None:
+        restored = FincaState.from_dict(data)
+        for name in FincaState.__slots__:
+            setattr(self, name, getattr(restored, name))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, FincaState) and self.to_dict() == other.to_dict()
+
+    __hash__ = None  # mutable
+
+    # --- serialisation ---------------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"game": "finca"}
+        for name in _LIST_FIELDS + _NESTED_FIELDS:
+            value = getattr(self, name)
+            data[name] = [list(x) for x in value] if name in _NESTED_FIELDS else list(value)
+        for name in _INT_FIELDS:
+            data[name] = int(getattr(self, name))
+        for name in _BOOL_FIELDS:
+            data[name] = bool(getattr(self, name))
+        data["cart_shortage"] = self.cart_shortage
+        if self.catalogue is not C.FRUIT_TILES:
+            data["catalogue"] = [
+                {"fixed": list(t.fixed), "wild": t.wild, "value": t.value} for t in self.catalogue
+            ]
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> FincaState:
+        """Rebuild a state from `to_dict` output; raise `CorruptRecordError` naming a bad field."""
+        if not isinstance(data, dict):
+            raise CorruptRecordError(f"finca state must be a dict, got {type(data).__name__}")
+        state = cls()
+        for name in _LIST_FIELDS + _NESTED_FIELDS + _INT_FIELDS + _BOOL_FIELDS:
+            if name not in data:
+                raise CorruptRecordError(f"finca state: missing field {name!r}")
+            value = data[name]
+            try:
+                if name in _NESTED_FIELDS:
+                    value = [list(x) for x in value]
+                elif name in _LIST_FIELDS:
+                    value = list(value)
+                elif name in _INT_FIELDS:
+                    if isinstance(value, bool) or not isinstance(value, int):
+                        raise TypeError(f"expected an int, got {value!r}")
+                elif not isinstance(value, bool):
+                    raise TypeError(f"expected a bool, got {value!r}")
+            except TypeError as exc:
+                raise CorruptRecordError(f"finca state: field {name!r}: {exc}") from None
+            setattr(state, name, value)
+        state.selected = [tuple(x) for x in state.selected]
+        state.cart_shortage = data.get("cart_shortage", "reset_then_take")
+        if "catalogue" in data:
+            state.catalogue = tuple(
+                C.FruitTile(i, tuple(t["fixed"]), int(t["wild"]), int(t["value"]))
+                for i, t in enumerate(data["catalogue"])
+            )
+        problems = state.check_consistency()
+        if problems:
+            raise CorruptRecordError("finca state is inconsistent: " + "; ".join(problems))
+        return state
+
+    # --- invariants ---------------------------------------------------------------------------
+    def check_consistency(self) -> list[str]:
+        """Every broken invariant (FIN-51 conservation and the derived tallies), as messages."""
+        problems: list[str] = []
+        n = self.num_players
+        if n not in C.SETUP:
+            return [f"num_players={n} not in {list(C.SETUP)}"]
+        setup = C.SETUP[n]
+        shapes = {
+            "blades": (len(self.blades), C.NUM_BLADES), "supply": (len(self.supply), C.NUM_FRUITS),
+            "farmers": (len(self.farmers), n), "fruits": (len(self.fruits), n),
+            "carts": (len(self.carts), n), "stacks": (len(self.stacks), C.NUM_COMMUNITIES),
+            "displays": (len(self.displays), n),
+        }
+        for name, (got, want) in shapes.items():
+            if got != want:
+                problems.append(f"{name} has length {got}, expected {want}")
+        if problems:
+            return problems
+        for f in range(C.NUM_FRUITS):
+            total = self.supply[f] + sum(self.fruits[p][f] for p in range(n))
+            if total != C.FRUITS_PER_TYPE:
+                problems.append(f"{C.FRUITS[f]}: supply + holdings = {total}, expected 18")
+            if self.supply[f] < 0 or any(self.fruits[p][f] < 0 for p in range(n)):
+                problems.append(f"{C.FRUITS[f]}: negative count")
+        if self.centre_carts + sum(self.carts) != self.carts_in_play or min(self.carts) < 0:
+            problems.append(
+                f"carts: centre {self.centre_carts} + players {sum(self.carts)} "
+                f"!= {self.carts_in_play} in play"
+            )
+        totals = [sum(self.farmers[p][b] for p in range(n)) for b in range(C.NUM_BLADES)]
+        if totals != self.blade_total:
+            problems.append("blade_total does not match the farmers on each blade")
+        placed = sum(totals)
+        expected_placed = n * setup.farmers_per_player - self.intro_left
+        if placed != expected_placed:
+            problems.append(f"{placed} farmers on the windmill, expected {expected_placed}")
+        ids = [t for s in self.stacks for t in s] + self.boxed + [t for d in self.displays for t in d]
+        if sorted(ids) != list(range(len(self.catalogue))):
+            problems.append("fruit tiles: stacks + displays + box are not each tile exactly once")
+        fincas = [f for f in self.finca_tile if f >= 0] + self.fincas_removed
+        fincas += [f for won in self.fincas_won for f in won]
+        if sorted(fincas) != list(range(C.NUM_FINCA_TILES)):
+            problems.append("finca tiles: board + won + removed are not each tile exactly once")
+        if self.wooden_reserve + sum(self.wooden) != setup.wooden_fincas:
+            problems.append("wooden fincas: reserve + placed != setup count")
+        for p in range(n):
+            tallies = rules.tally_display(self.catalogue, self.displays[p])
+            if tallies != (
+                self.value_counts[p], self.printed[p], self.wild_symbols[p], self.tile_points[p]
+            ):
+                problems.append(f"player {p}: display tallies out of date")
+        return problems
+
