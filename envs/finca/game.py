@@ -62,6 +62,7 @@ def new_game(
     s.fruits = [[0] * C.NUM_FRUITS for _ in range(n)]
     s.farmers = [[0] * C.NUM_BLADES for _ in range(n)]
     s.blade_total = [0] * C.NUM_BLADES
+    s.farmer_counts = [setup.farmers_per_player] * n
     s.unused = [[True] * len(C.ACTION_TILES) for _ in range(n)]
     s.displays = [[] for _ in range(n)]
     s.fincas_won = [[] for _ in range(n)]

@@ -92,6 +92,7 @@ def scenario(
     for p, where in (farmers or {}).items():
         for b, count in where.items():
             s.farmers[p][b] = count
+    s.farmer_counts = [sum(s.farmers[p]) for p in range(n)]
     s.blade_total = [sum(s.farmers[p][b] for p in range(n)) for b in range(C.NUM_BLADES)]
     for p, held in (fruits or {}).items():
         s.fruits[p] = list(held) if isinstance(held, list) else [

@@ -23,10 +23,10 @@ CART_SHORTAGE_MODES = ("reset_then_take", "take_then_reset")
 
 _LIST_FIELDS = (
     "blades", "supply", "carts", "boxed", "revealed", "finca_tile", "wooden", "fincas_removed",
-    "bonus_stack", "committed", "tile_points", "wild_symbols",
+    "bonus_stack", "committed", "tile_points", "wild_symbols", "farmer_counts", "blade_total",
 )
 _NESTED_FIELDS = (
-    "farmers", "blade_total", "fruits", "unused", "stacks", "displays", "fincas_won", "bonuses",
+    "farmers", "fruits", "unused", "stacks", "displays", "fincas_won", "bonuses",
     "selected", "value_counts", "printed",
 )
 _INT_FIELDS = (
@@ -233,10 +233,14 @@ class FincaState(GameState):
         totals = [sum(self.farmers[p][b] for p in range(n)) for b in range(C.NUM_BLADES)]
         if totals != self.blade_total:
             problems.append("blade_total does not match the farmers on each blade")
-        placed = sum(totals)
-        expected_placed = n * setup.farmers_per_player - self.intro_left
-        if placed != expected_placed:
-            problems.append(f"{placed} farmers on the windmill, expected {expected_placed}")
+        done = sum(self.farmer_counts) - self.intro_left
+        for p in range(n):
+            placed_by_p = done // n + (1 if p < done % n else 0)
+            if sum(self.farmers[p]) != placed_by_p:
+                problems.append(
+                    f"player {p} has {sum(self.farmers[p])} farmers on the windmill, "
+                    f"expected {placed_by_p}"
+                )
         ids = [t for s in self.stacks for t in s] + self.boxed + [t for d in self.displays for t in d]
         if sorted(ids) != list(range(len(self.catalogue))):
             problems.append("fruit tiles: stacks + displays + box are not each tile exactly once")
