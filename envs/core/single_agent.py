@@ -15,7 +15,7 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from .errors import InvalidConfigError
+from .errors import IllegalActionError, InvalidConfigError
 from .policies import make_policy, policy_action
 from .registry import get_game
 from .rewards import check_reward_mode
@@ -33,6 +33,9 @@ class SingleAgentEnv(gymnasium.Env):
         learner_seat: fix the learner's seat; None draws it uniformly per episode.
         reward: terminal reward mode ("win_loss", "score_margin", "rank").
         max_steps: agent steps (all players) before the episode is truncated.
+        illegal_action_penalty: None (default) makes a masked action raise `IllegalActionError`;
+            a number instead ends the episode with that reward (for algorithms without masks,
+            and for Gymnasium's `check_env`, which samples unmasked actions).
     """
 
     metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 2}
@@ -46,8 +49,11 @@ class SingleAgentEnv(gymnasium.Env):
         reward: str = "win_loss",
         max_steps: int | None = None,
         render_mode: str | None = None,
+        illegal_action_penalty: float | None = None,
         **options: Any,
     ) -> None:
+        self.illegal_action_penalty = illegal_action_penalty
+        self._ended_illegally = False
         self.game_spec = get_game(game)
         self.num_players = self.game_spec.check_players(num_players)
         self.reward_mode = check_reward_mode(reward)
@@ -94,6 +100,7 @@ class SingleAgentEnv(gymnasium.Env):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
         super().reset(seed=seed)
+        self._ended_illegally = False
         rng = self.np_random
         if self.learner_seat_fixed is None:
             self.learner_seat = int(rng.integers(self.num_players))
@@ -116,9 +123,18 @@ class SingleAgentEnv(gymnasium.Env):
         game = self.game
         if game is None:
             raise RuntimeError("call reset() before step()")
-        if game.is_terminal or game.steps >= self.max_steps:
+        if game.is_terminal or game.steps >= self.max_steps or self._ended_illegally:
             raise RuntimeError("the episode is over; call reset()")
-        game.apply(int(action))  # IllegalActionError leaves the game untouched
+        if self.illegal_action_penalty is None:
+            game.apply(int(action))  # IllegalActionError leaves the game untouched
+        else:
+            try:
+                game.apply(int(action))
+            except IllegalActionError as exc:
+                self._ended_illegally = True
+                info = self._info()
+                info["illegal_action"] = str(exc)
+                return self._observation(), float(self.illegal_action_penalty), True, False, info
         self._play_opponents()
         terminated = game.is_terminal
         truncated = not terminated and game.steps >= self.max_steps
@@ -132,7 +148,12 @@ class SingleAgentEnv(gymnasium.Env):
     def action_masks(self) -> np.ndarray:
         """The learner's legal actions (all False once the episode is over)."""
         game = self.game
-        if game is None or game.is_terminal or game.current_player != self.learner_seat:
+        if (
+            game is None
+            or game.is_terminal
+            or self._ended_illegally
+            or game.current_player != self.learner_seat
+        ):
             return np.zeros(self.game_spec.num_actions, dtype=bool)
         return game.legal_mask().copy()
 

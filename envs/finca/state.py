@@ -24,10 +24,11 @@ CART_SHORTAGE_MODES = ("reset_then_take", "take_then_reset")
 _LIST_FIELDS = (
     "blades", "supply", "carts", "boxed", "revealed", "finca_tile", "wooden", "fincas_removed",
     "bonus_stack", "committed", "tile_points", "wild_symbols", "farmer_counts", "blade_total",
+    "selected",  # a list of (community, wild fruit, omitted fruit) tuples
 )
 _NESTED_FIELDS = (
     "farmers", "fruits", "unused", "stacks", "displays", "fincas_won", "bonuses",
-    "selected", "value_counts", "printed",
+    "value_counts", "printed",
 )
 _INT_FIELDS = (
     "num_players", "centre_carts", "carts_in_play", "wooden_reserve", "phase", "current_player",
@@ -98,6 +99,14 @@ class FincaState(GameState):
 
         return describe(self, action)
 
+    def summary(self, player: int) -> str:
+        """One line of what `player` holds: fruit, carts, tiles, score (for transcripts)."""
+        fruit = " ".join(f"{C.FRUIT_LETTERS[f]}{n}" for f, n in enumerate(self.fruits[player]))
+        return (
+            f"P{player} fruit {fruit} carts {self.carts[player]} "
+            f"tiles {len(self.displays[player])} score {rules.score(self, player)}"
+        )
+
     def render_text(self) -> str:
         from .render import render_text
 
@@ -154,6 +163,7 @@ class FincaState(GameState):
         for name in _LIST_FIELDS + _NESTED_FIELDS:
             value = getattr(self, name)
             data[name] = [list(x) for x in value] if name in _NESTED_FIELDS else list(value)
+        data["selected"] = [list(x) for x in self.selected]
         for name in _INT_FIELDS:
             data[name] = int(getattr(self, name))
         for name in _BOOL_FIELDS:

@@ -1,0 +1,33 @@
+"""Regenerate the golden playthroughs checked in under tests/golden/.
+
+    python scripts/golden_playthroughs.py
+
+Each file is the transcript of a seeded random game; tests/test_golden.py replays the same record
+and fails if a single line differs, so any change of rules, setup or descriptions shows up as a
+diff to review. Regenerate only when such a change is intended.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from huerta.envs.core.transcript import random_record, transcript
+
+GOLDEN_DIR = Path(__file__).resolve().parent.parent / "tests" / "golden"
+GOLDEN_GAMES = [("finca", 2, 7), ("finca", 3, 8), ("finca", 4, 9)]
+
+
+def golden_name(game: str, num_players: int, seed: int) -> str:
+    return f"{game}_{num_players}p_seed{seed}.txt"
+
+
+def main() -> None:
+    GOLDEN_DIR.mkdir(parents=True, exist_ok=True)
+    for game, n, seed in GOLDEN_GAMES:
+        path = GOLDEN_DIR / golden_name(game, n, seed)
+        path.write_text(transcript(random_record(game, n, seed), boards=False))
+        print("wrote", path)
+
+
+if __name__ == "__main__":
+    main()
