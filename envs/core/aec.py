@@ -73,8 +73,6 @@ class BoardGameAEC(AECEnv):
         self._seed_rng = np.random.default_rng()
         self.game: GameState | None = None
         self.record: GameRecord | None = None
-        self._zero_mask = np.zeros(spec.num_actions, dtype=np.int8)
-        self._obs_buffer = np.zeros(spec.observation_size, dtype=np.float32)
 
     # --- PettingZoo API -------------------------------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Space:
@@ -104,15 +102,20 @@ class BoardGameAEC(AECEnv):
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         game = self.game
+        if game is None:
+            raise RuntimeError("call reset() before observe()")
         seat = self.agent_name_mapping[agent]
-        observation = game.observe(seat, self._obs_buffer).copy()
+        observation = np.empty(self.game_spec.observation_size, dtype=np.float32)
+        game.observe(seat, observation)
         if game.current_player == seat and not game.is_terminal and agent in self.agents:
             mask = game.legal_mask().astype(np.int8)
         else:
-            mask = self._zero_mask.copy()
+            mask = np.zeros(self.game_spec.num_actions, dtype=np.int8)
         return {"observation": observation, "action_mask": mask}
 
     def step(self, action: int | None) -> None:
+        if self.game is None:
+            raise RuntimeError("call reset() before step()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -120,16 +123,14 @@ class BoardGameAEC(AECEnv):
         game = self.game
         game.apply(action)  # raises IllegalActionError, state untouched
         self.record.actions.append(int(action))
+        # rewards stay zero until the end, so only the acting agent's tally needs clearing
         self._cumulative_rewards[agent] = 0.0
-        for a in self.agents:
-            self.rewards[a] = 0.0
         if game.is_terminal:
             self._finish(truncated=False)
         elif game.steps >= self.max_steps:
             self._finish(truncated=True)
         else:
             self.agent_selection = self.possible_agents[game.current_player]
-        self._accumulate_rewards()
         if self.render_mode == "ansi":
             print(self.render())
 
@@ -156,8 +157,11 @@ class BoardGameAEC(AECEnv):
                 "is_winner": seat in winners,
                 "shared_victory": len(winners) > 1,
             }
+        self._accumulate_rewards()
 
     def render(self) -> str | None:
+        if self.game is None:
+            raise RuntimeError("call reset() before render()")
         if self.render_mode is None:
             import gymnasium
 

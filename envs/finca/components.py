@@ -6,7 +6,7 @@ tiles) the values here are decisions recorded in seeds/finca.md (G-01, G-04, G-0
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 FRUITS = ("fig", "almond", "olive", "orange", "grape", "lemon")
 FRUIT_LETTERS = ("F", "A", "O", "R", "G", "L")  # orange is R so it differs from olive
@@ -64,11 +64,10 @@ class FruitTile:
     fixed: tuple[int, ...]  # length 6, printed symbols per fruit type
     wild: int  # question-mark symbols, all paid with one fruit type (G-05)
     value: int
+    size: int = field(init=False)  # fruits the tile asks for (fixed + wild)
 
-    @property
-    def size(self) -> int:
-        """Fruits the tile asks for."""
-        return sum(self.fixed) + self.wild
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "size", sum(self.fixed) + self.wild)
 
     def label(self) -> str:
         """Compact requirement text, e.g. '2F+1A [3]' or '3? [3]'."""

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from pettingzoo.utils import wrappers
-
 from ..core.aec import BoardGameAEC
 from .game import SPEC
 
@@ -16,6 +14,9 @@ def raw_env(num_players: int = 2, render_mode: str | None = None, **kwargs: Any)
     return BoardGameAEC(SPEC, num_players=num_players, render_mode=render_mode, **kwargs)
 
 
-def env(num_players: int = 2, render_mode: str | None = None, **kwargs: Any):
-    """The environment with PettingZoo's order checks (step before reset, etc.)."""
-    return wrappers.OrderEnforcingWrapper(raw_env(num_players, render_mode, **kwargs))
+def env(num_players: int = 2, render_mode: str | None = None, **kwargs: Any) -> BoardGameAEC:
+    """The environment users make. It checks call order itself (step or observe before reset
+    raise a clear error) and raises `IllegalActionError` on masked actions, so PettingZoo's
+    OrderEnforcing / TerminateIllegal wrappers, which cost a Python call per attribute, are not
+    needed."""
+    return raw_env(num_players, render_mode, **kwargs)

@@ -14,6 +14,7 @@ import numpy as np
 
 from . import components as C
 from .actions import NUM_DECISION_PHASES, DeliveryMode, Phase
+from .rules import score
 
 if TYPE_CHECKING:
     from .state import FincaState
@@ -23,19 +24,21 @@ PLAYER_BLOCK = 30
 COMMUNITY_BLOCK = 23
 STEP_SCALE = 2000.0
 
+# Order matters for speed: the blocks rebuilt after every move (farmers, supply, players) are
+# adjacent, so one conversion fills them.
 _BLOCKS = (
     ("phase", NUM_DECISION_PHASES),
     ("game_meta", 6),
+    ("bonus_stack", len(C.BONUS_VALUES_TOP_FIRST)),
     ("blade_fruit", C.NUM_BLADES * C.NUM_FRUITS),
-    ("blade_farmers", C.NUM_BLADES * (MAX_SEATS + 1)),
-    ("supply", C.NUM_FRUITS + 1 + len(C.BONUS_VALUES_TOP_FIRST)),
     ("communities", C.NUM_COMMUNITIES * COMMUNITY_BLOCK),
+    ("unseen_tiles", C.NUM_FRUIT_TILES),
+    ("blade_farmers", C.NUM_BLADES * (MAX_SEATS + 1)),
+    ("supply", C.NUM_FRUITS + 1),
     ("players", MAX_SEATS * PLAYER_BLOCK),
     ("delivery", 3 + 1 + C.NUM_FRUITS + C.NUM_COMMUNITIES + 1 + C.NUM_COMMUNITIES + C.NUM_FRUITS),
     ("move_ctx", C.NUM_BLADES),
-    ("unseen_tiles", C.NUM_FRUIT_TILES),
 )
-
 
 def _layout() -> tuple[tuple[str, int, int], ...]:
     out, offset = [], 0
@@ -68,6 +71,12 @@ assert sum(n for _, n, _ in COMMUNITY_FIELDS) == COMMUNITY_BLOCK
 _PLAYER_SCALE = np.concatenate(
     [np.full(n, 1.0 / s, dtype=np.float32) for _, n, s in PLAYER_FIELDS]
 )
+_MATERIAL_SCALE = np.concatenate([
+    np.full(C.NUM_BLADES * (MAX_SEATS + 1), 1.0 / 12.0, dtype=np.float32),
+    np.array([1.0 / 18.0] * C.NUM_FRUITS + [1.0 / 8.0], dtype=np.float32),
+    np.tile(_PLAYER_SCALE, MAX_SEATS),
+])
+_ZEROS = [0] * (C.NUM_BLADES * MAX_SEATS)
 _OFF_PHASE = SLICES["phase"].start
 _OFF_META = SLICES["game_meta"].start
 _OFF_BLADE_FRUIT = SLICES["blade_fruit"].start
@@ -78,6 +87,9 @@ _OFF_PLAYERS = SLICES["players"].start
 _OFF_DELIVERY = SLICES["delivery"].start
 _OFF_MOVE = SLICES["move_ctx"].start
 _OFF_UNSEEN = SLICES["unseen_tiles"].start
+_OFF_BONUS = SLICES["bonus_stack"].start
+assert _OFF_SUPPLY == _OFF_FARMERS + C.NUM_BLADES * (MAX_SEATS + 1)
+assert _OFF_PLAYERS == _OFF_SUPPLY + C.NUM_FRUITS + 1
 
 
 def _tile_features(tile: C.FruitTile) -> list[float]:
@@ -95,10 +107,20 @@ _STANDARD_TILE_FEATURES = np.array([_tile_features(t) for t in C.FRUIT_TILES], d
 _FINCA_FEATURES = np.array([_finca_features(f) for f in C.FINCA_TILES], dtype=np.float32)
 
 
-def _board_block(state: FincaState) -> np.ndarray:
-    """Communities and unseen tiles: they change only when a delivery resolves, so callers cache
-    the result per `state.board_version`."""
-    block = np.zeros((C.NUM_COMMUNITIES, COMMUNITY_BLOCK), dtype=np.float32)
+def _board_part(state: FincaState) -> np.ndarray:
+    """Everything that changes only when a delivery resolves (blade fruits, player count, wooden
+    fincas, bonus stack, communities, unseen tiles), as a full-length vector; cached per
+    `state.board_version`."""
+    out = np.zeros(OBS_SIZE, dtype=np.float32)
+    out[_OFF_META + state.num_players - 2] = 1.0
+    out[_OFF_META + 4] = state.wooden_reserve / 6.0
+    for b, f in enumerate(state.blades):
+        out[_OFF_BLADE_FRUIT + 6 * b + f] = 1.0
+    for value in state.bonus_stack:
+        out[_OFF_BONUS + (7 - value)] = 1.0
+    block = out[_OFF_COMM:_OFF_COMM + C.NUM_COMMUNITIES * COMMUNITY_BLOCK].reshape(
+        C.NUM_COMMUNITIES, COMMUNITY_BLOCK
+    )
     catalogue = state.catalogue
     for c, stack in enumerate(state.stacks):
         row = block[c]
@@ -114,70 +136,80 @@ def _board_block(state: FincaState) -> np.ndarray:
             row[15:22] = _FINCA_FEATURES[finca]
         else:
             row[22] = 1.0
-    unseen = np.zeros(C.NUM_FRUIT_TILES, dtype=np.float32)
     revealed = state.revealed
     for t in range(C.NUM_FRUIT_TILES):
         if not revealed[t]:
-            unseen[t] = 1.0
-    return np.concatenate([block.ravel(), unseen])
+            out[_OFF_UNSEEN + t] = 1.0
+    return out
+
+
+def _material_part(state: FincaState, player: int) -> np.ndarray:
+    """The observation without the per-decision parts (phase, step count, delivery, Gust
+    source): it changes only when pieces move, so it is cached per `state.material_version`."""
+    board = state._board_cache
+    if board is None or board[0] != state.board_version:
+        board = (state.board_version, _board_part(state))
+        state._board_cache = board
+    out = board[1].copy()
+    n = state.num_players
+    out[_OFF_META + 5] = state.intro_left / 12.0
+    seats = [(player + k) % n for k in range(n)]
+    farmers = state.farmers
+    # blade_farmers (slot-major, then totals), supply and players are adjacent: one conversion
+    flat: list[int] = []
+    for q in seats:
+        flat += farmers[q]
+    if n < MAX_SEATS:
+        flat += _ZEROS[: C.NUM_BLADES * (MAX_SEATS - n)]
+    flat += state.blade_total
+    flat += state.supply
+    flat.append(state.centre_carts)
+    current = state.current_player if not state.terminal else -1
+    row_cache = state._row_cache
+    versions = state.seat_versions
+    for q in seats:
+        cached = row_cache[q]
+        if cached is None or cached[0] != versions[q]:
+            cached = (versions[q], _player_row(state, q))
+            row_cache[q] = cached
+        flat += cached[1]
+        flat.append(q == current)
+    block = out[_OFF_FARMERS:_OFF_FARMERS + len(flat)]
+    block[:] = flat
+    block *= _MATERIAL_SCALE[: len(flat)]
+    np.minimum(block, 1.0, out=block)
+    return out
+
+
+def _player_row(state: FincaState, q: int) -> tuple:
+    """Seat q's block without the final is-acting flag, unscaled (see PLAYER_FIELDS)."""
+    return (
+        1, *state.fruits[q], state.carts[q], *state.unused[q], *state.value_counts[q],
+        *state.printed[q], state.wild_symbols[q], state.tile_points[q],
+        len(state.fincas_won[q]), sum(state.bonuses[q]), score(state, q),
+    )
 
 
 def write_observation(state: FincaState, player: int, out: np.ndarray) -> None:
     """Fill `out` (float32, OBS_SIZE) with `player`'s view of `state`."""
-    from .rules import score
-
-    out[:] = 0.0
-    n = state.num_players
+    key = (state.material_version, state.board_version, player)
+    cache = state._obs_cache
+    if cache is None or cache[0] != key:
+        cache = (key, _material_part(state, player))
+        state._obs_cache = cache
+    out[:] = cache[1]
     phase = state.phase
     if phase < NUM_DECISION_PHASES:
         out[_OFF_PHASE + phase] = 1.0
-    out[_OFF_META + n - 2] = 1.0
     out[_OFF_META + 3] = min(state.steps / STEP_SCALE, 1.0)
-    out[_OFF_META + 4] = state.wooden_reserve / 6.0
-    out[_OFF_META + 5] = state.intro_left / 12.0
-
-    blades = state.blades
-    idx = [_OFF_BLADE_FRUIT + 6 * b + blades[b] for b in range(C.NUM_BLADES)]
-    out[idx] = 1.0
-
-    seats = [(player + k) % n for k in range(n)]
-    farmers = np.array([state.farmers[q] for q in seats], dtype=np.float32)
-    fblock = out[_OFF_FARMERS:_OFF_FARMERS + C.NUM_BLADES * 5].reshape(C.NUM_BLADES, 5)
-    fblock[:, :n] = farmers.T * (1.0 / 12.0)
-    fblock[:, 4] = np.array(state.blade_total, dtype=np.float32) * (1.0 / 12.0)
-
-    sup = _OFF_SUPPLY
-    out[sup:sup + 6] = np.array(state.supply, dtype=np.float32) * (1.0 / 18.0)
-    out[sup + 6] = state.centre_carts / 8.0
-    for value in state.bonus_stack:
-        out[sup + 7 + (7 - value)] = 1.0
-
-    board = getattr(state, "_board_cache", None)
-    if board is None or board[0] != state.board_version:
-        board = (state.board_version, _board_block(state))
-        state._board_cache = board
-    out[_OFF_COMM:_OFF_COMM + C.NUM_COMMUNITIES * COMMUNITY_BLOCK] = board[1][:230]
-    out[_OFF_UNSEEN:_OFF_UNSEEN + C.NUM_FRUIT_TILES] = board[1][230:]
-
-    current = state.current_player if not state.terminal else -1
-    raw = [
-        [
-            1, *state.fruits[q], state.carts[q], *state.unused[q], *state.value_counts[q],
-            *state.printed[q], state.wild_symbols[q], state.tile_points[q],
-            len(state.fincas_won[q]), sum(state.bonuses[q]), score(state, q), q == current,
-        ]
-        for q in seats
-    ]
-    pblock = np.array(raw, dtype=np.float32) * _PLAYER_SCALE
-    np.clip(pblock, 0.0, 1.0, out=pblock)
-    out[_OFF_PLAYERS:_OFF_PLAYERS + n * PLAYER_BLOCK] = pblock.ravel()
-
     if state.mode != DeliveryMode.NONE:
         d = _OFF_DELIVERY
         out[d + state.mode] = 1.0
         out[d + 3] = state.cap_left / 10.0
+        committed = state.committed
         for f in range(C.NUM_FRUITS):
-            out[d + 4 + f] = state.committed[f] / 10.0
+            if committed[f]:
+                out[d + 4 + f] = committed[f] / 10.0
         for c, _, omit in state.selected:
             out[d + 10 + c] = 1.0
             if omit >= 0:
@@ -186,6 +218,5 @@ def write_observation(state: FincaState, player: int, out: np.ndarray) -> None:
             out[d + 21 + state.pending] = 1.0
         if state.pending_wild >= 0:
             out[d + 31 + state.pending_wild] = 1.0
-    if phase == Phase.GUST_TARGET:
+    elif phase == Phase.GUST_TARGET:
         out[_OFF_MOVE + state.gust_source] = 1.0
-    np.clip(out, 0.0, 1.0, out=out)

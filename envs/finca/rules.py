@@ -20,6 +20,7 @@ from .actions import (
     PLAY_DOUBLE,
     PLAY_GUST,
     PLAY_LARGE,
+    PLAY_ACTIONS,
     PLAY_ONELESS,
     DeliveryMode,
     Phase,
@@ -44,6 +45,9 @@ _SELECT = Phase.DELIVER_SELECT
 _WILD = Phase.DELIVER_WILD
 _OMIT = Phase.DELIVER_OMIT
 _OVER = Phase.GAME_OVER
+# Decisions that move no piece (only the turn context changes until CONFIRM)
+_SUBSTEP_PHASES = frozenset((Phase.GUST_SOURCE, Phase.DELIVER_SELECT, Phase.DELIVER_WILD,
+                             Phase.DELIVER_OMIT))
 
 
 # --- delivery feasibility -------------------------------------------------------------------
@@ -150,10 +154,7 @@ def write_legal_mask(state: FincaState, mask: np.ndarray) -> None:
     if phase == _INTRO:
         mask[:NUM_BLADES] = True
     elif phase == _MAIN:
-        own = state.farmers[p]
-        for b in range(NUM_BLADES):
-            if own[b]:
-                mask[b] = True
+        mask[:NUM_BLADES] = state.farmers[p]
         unused = state.unused[p]
         carts = state.carts[p]
         if carts and _any_payable(state, p, C.NORMAL_DELIVERY_CAP, False):
@@ -169,10 +170,7 @@ def write_legal_mask(state: FincaState, mask: np.ndarray) -> None:
         ):
             mask[PLAY_ONELESS] = True
     elif phase in (_DM1, _DM2, _GUST_SRC):
-        own = state.farmers[p]
-        for b in range(NUM_BLADES):
-            if own[b]:
-                mask[b] = True
+        mask[:NUM_BLADES] = state.farmers[p]
     elif phase == _GUST_DST:
         mask[:NUM_BLADES] = True
         mask[state.gust_source] = False
@@ -219,6 +217,8 @@ def apply(state: FincaState, action: int) -> None:
     p = state.current_player
     state.steps += 1
     state.version += 1
+    if action == CONFIRM or (phase not in _SUBSTEP_PHASES and action != DELIVER):
+        state.material_version += 1
     if phase == _INTRO:
         _place_intro_farmer(state, p, action)
     elif phase == _MAIN:
@@ -227,19 +227,8 @@ def apply(state: FincaState, action: int) -> None:
             _end_turn(state)
         elif action == DELIVER:
             _start_delivery(state, DeliveryMode.NORMAL, C.NORMAL_DELIVERY_CAP)
-        elif action == PLAY_DOUBLE:
-            state.unused[p][C.DOUBLE_MOVE] = False
-            state.phase = _DM1
-        elif action == PLAY_GUST:
-            state.unused[p][C.GUST_OF_WIND] = False
-            state.phase = _GUST_SRC
-        elif action == PLAY_LARGE:
-            state.unused[p][C.LARGE_CART] = False
-            _start_delivery(state, DeliveryMode.LARGE, C.LARGE_DELIVERY_CAP)
-        else:  # PLAY_ONELESS
-            state.unused[p][C.ONE_FRUIT_LESS] = False
-            _start_delivery(state, DeliveryMode.ONE_LESS, C.NORMAL_DELIVERY_CAP)
-            state.reduce_pending = True
+        else:
+            _play_action_tile(state, p, action)
     elif phase == _DM1:
         move_farmer(state, p, action)
         state.phase = _DM2
@@ -275,6 +264,21 @@ def apply(state: FincaState, action: int) -> None:
     elif phase == _OMIT:
         _commit_pending(state, state.pending_wild, action - FRUIT0)
         state.reduce_pending = False
+
+
+def _play_action_tile(state: FincaState, p: int, action: int) -> None:
+    """FIN-30: the tile is spent as it is played; its effect is the rest of the turn."""
+    state.unused[p][PLAY_ACTIONS[action]] = False
+    state.seat_versions[p] += 1
+    if action == PLAY_DOUBLE:
+        state.phase = _DM1
+    elif action == PLAY_GUST:
+        state.phase = _GUST_SRC
+    elif action == PLAY_LARGE:
+        _start_delivery(state, DeliveryMode.LARGE, C.LARGE_DELIVERY_CAP)
+    else:  # PLAY_ONELESS
+        _start_delivery(state, DeliveryMode.ONE_LESS, C.NORMAL_DELIVERY_CAP)
+        state.reduce_pending = True
 
 
 def _safe_name(state: FincaState, action: int) -> str:
@@ -327,8 +331,7 @@ def why_illegal(state: FincaState, action: int) -> str:
     if COMM0 <= action < DELIVER or action == CONFIRM:
         return "no delivery is in progress (start one with DELIVER or a delivery action tile)"
     if action in (PLAY_DOUBLE, PLAY_GUST, PLAY_LARGE, PLAY_ONELESS):
-        tile = {PLAY_DOUBLE: C.DOUBLE_MOVE, PLAY_GUST: C.GUST_OF_WIND, PLAY_LARGE: C.LARGE_CART,
-                PLAY_ONELESS: C.ONE_FRUIT_LESS}[action]
+        tile = PLAY_ACTIONS[action]
         if not state.unused[p][tile]:
             return f"your {C.ACTION_TILES[tile]} tile is already used (FIN-30)"
         if action == PLAY_ONELESS and not state.carts[p]:
@@ -369,6 +372,8 @@ def take_fruit(state: FincaState, p: int, f: int, amount: int) -> None:
         for holdings in state.fruits:
             state.supply[f] += holdings[f]
             holdings[f] = 0
+        _touch_all_seats(state)
+    state.seat_versions[p] += 1
     state.supply[f] -= amount
     state.fruits[p][f] += amount
 
@@ -376,6 +381,7 @@ def take_fruit(state: FincaState, p: int, f: int, amount: int) -> None:
 def take_carts(state: FincaState, p: int, owed: int) -> None:
     """FIN-23/48, G-23: with too few carts in the centre everybody returns all carts, then the
     player takes what is owed (or, with `take_then_reset`, one cart at a time)."""
+    state.seat_versions[p] += 1
     if state.cart_shortage == "reset_then_take":
         if state.centre_carts < owed:
             _reset_carts(state)
@@ -389,7 +395,15 @@ def take_carts(state: FincaState, p: int, owed: int) -> None:
             state.carts[p] += 1
 
 
+def _touch_all_seats(state: FincaState) -> None:
+    """Mark every player's holdings as changed (for the observation's per-seat cache)."""
+    versions = state.seat_versions
+    for q in range(state.num_players):
+        versions[q] += 1
+
+
 def _reset_carts(state: FincaState) -> None:
+    _touch_all_seats(state)
     state.centre_carts += sum(state.carts)
     for q in range(state.num_players):
         state.carts[q] = 0
@@ -453,6 +467,7 @@ def resolve_delivery(state: FincaState) -> None:
     placed (FIN-42), otherwise end the turn."""
     p = state.current_player
     state.board_version += 1
+    _touch_all_seats(state)  # a finca tile may go to any player
     fruits = state.fruits[p]
     for f in _FRUIT_RANGE:
         paid = state.committed[f]

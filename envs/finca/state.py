@@ -16,7 +16,7 @@ from ..core.errors import CorruptRecordError
 from . import components as C
 from . import rules
 from .actions import N_ACTIONS
-from .observation import OBS_SIZE
+from .observation import OBS_SIZE, write_observation
 
 
 CART_SHORTAGE_MODES = ("reset_then_take", "take_then_reset")
@@ -46,24 +46,31 @@ class FincaState(GameState):
 
     __slots__ = (
         *_LIST_FIELDS, *_NESTED_FIELDS, *_INT_FIELDS, *_BOOL_FIELDS,
-        "catalogue", "cart_shortage", "version", "board_version", "_board_cache", "_mask",
-        "_mask_version",
+        "catalogue", "cart_shortage", "version", "material_version", "board_version",
+        "_board_cache", "_obs_cache", "_mask", "_mask_version", "seat_versions", "_row_cache",
     )
 
     def __init__(self) -> None:
         self.catalogue: tuple[C.FruitTile, ...] = C.FRUIT_TILES
         self.cart_shortage = "reset_then_take"
-        self.version = 0
-        self.board_version = 0
+        self.version = 0  # bumped by every action: the mask cache key
+        self.material_version = 0  # bumped when pieces change (not by delivery sub-steps)
+        self.board_version = 0  # bumped when a delivery resolves
         self._board_cache = None
+        self._obs_cache = None
+        self.seat_versions = [0] * 4  # bumped when a player's holdings change
+        self._row_cache: list = [None] * 4
         self._mask = np.zeros(N_ACTIONS, dtype=bool)
         self._mask_version = -1
 
     def invalidate(self) -> None:
         """Drop cached masks and observation parts; call after editing fields by hand."""
         self.version += 1
+        self.material_version += 1
         self.board_version += 1
         self._board_cache = None
+        self._obs_cache = None
+        self._row_cache = [None] * 4
 
     # --- the engine protocol -------------------------------------------------------------
     @property
@@ -87,8 +94,6 @@ class FincaState(GameState):
         return [(rules.score(self, p), sum(self.fruits[p])) for p in range(self.num_players)]
 
     def observe(self, player: int, out: np.ndarray | None = None) -> np.ndarray:
-        from .observation import write_observation
-
         if out is None:
             out = np.zeros(OBS_SIZE, dtype=np.float32)
         write_observation(self, player, out)
@@ -138,8 +143,12 @@ class FincaState(GameState):
         new.catalogue = self.catalogue
         new.cart_shortage = self.cart_shortage
         new.version = self.version
+        new.material_version = self.material_version
         new.board_version = self.board_version
-        new._board_cache = self._board_cache  # read-only array, safe to share
+        new._board_cache = self._board_cache  # read-only arrays, safe to share
+        new._obs_cache = self._obs_cache
+        new.seat_versions = list(self.seat_versions)
+        new._row_cache = list(self._row_cache)
         new._mask = np.zeros(N_ACTIONS, dtype=bool)
         new._mask_version = -1
         return new

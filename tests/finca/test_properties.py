@@ -99,3 +99,22 @@ def test_aec_masks_zero_for_waiting_agents(n):
             env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
         state = env.unwrapped.game
         assert info["scores"] == [recomputed_score(state, p) for p in range(n)]
+
+
+@pytest.mark.parametrize("n", PLAYER_COUNTS)
+def test_cached_observations_equal_a_fresh_computation(n):
+    """The observation caches (per board, per move, per seat) never go stale: after every step
+    every seat's observation equals the one computed from a cache-free copy of the state, and
+    the mask equals the freshly computed mask."""
+    from huerta.envs.finca import FincaState
+
+    for seed in range(games(8, 60)):
+        state = new_game(n, seed=seed)
+        rng = np.random.default_rng(seed)
+        while not state.is_terminal:
+            fresh = FincaState.from_dict(state.to_dict())
+            for p in range(n):
+                np.testing.assert_array_equal(state.observe(p), fresh.observe(p))
+            np.testing.assert_array_equal(state.legal_mask(), fresh.legal_mask())
+            legal = state.legal_actions()
+            state.apply(legal[rng.integers(len(legal))])
