@@ -33,7 +33,9 @@ def _pick(mask: np.ndarray, rand: random.Random) -> int:
     return int(legal[int(rand.random() * len(legal))])
 
 
-def run_aec(make_env: Callable[[], object], seconds: float, seed: int = 0) -> tuple[int, int, float]:
+def run_aec(
+    make_env: Callable[[], object], seconds: float, seed: int = 0
+) -> tuple[int, int, float]:
     """Play random games through an AEC env for about `seconds`; return steps, games, time."""
     env = make_env()
     rand = random.Random(seed)

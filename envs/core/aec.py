@@ -8,7 +8,7 @@ scores and winners go in `infos`. A masked action raises `IllegalActionError` an
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
@@ -24,7 +24,7 @@ from .seeding import draw_seed
 class BoardGameAEC(AECEnv):
     """A PettingZoo AEC environment for any game described by a `GameSpec`."""
 
-    metadata: dict[str, Any] = {
+    metadata: ClassVar[dict[str, Any]] = {
         "render_modes": ["ansi"],
         "is_parallelizable": False,
         "render_fps": 2,

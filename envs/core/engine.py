@@ -34,7 +34,7 @@ class GameState(abc.ABC):
 
     @abc.abstractmethod
     def legal_mask(self) -> np.ndarray:
-        """A bool vector over all action ids: True exactly for the legal ones (all False if over)."""
+        """A bool vector over all action ids, True exactly for the legal ones (none once over)."""
 
     @abc.abstractmethod
     def apply(self, action: int) -> None:
@@ -109,8 +109,8 @@ class GameSpec:
 
         if isinstance(num_players, bool) or not isinstance(num_players, (int, np.integer)):
             raise InvalidConfigError(
-                f"{self.name}: num_players must be an int, one of {list(self.player_counts)}; "
-                f"got {num_players!r}"
+                f"{self.name}: num_players must be an int; got {num_players!r}; "
+                f"valid values: {', '.join(map(str, self.player_counts))}"
             )
         if int(num_players) not in self.player_counts:
             raise InvalidConfigError(

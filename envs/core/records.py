@@ -45,7 +45,9 @@ class GameRecord:
     def from_dict(cls, data: Any) -> GameRecord:
         """Validate and build a record; raise `CorruptRecordError` naming the bad field."""
         if not isinstance(data, dict):
-            raise CorruptRecordError(f"a game record must be a JSON object, got {type(data).__name__}")
+            raise CorruptRecordError(
+                f"a game record must be a JSON object, got {type(data).__name__}"
+            )
         expected = {
             "game": str, "num_players": int, "seed": int, "options": dict, "actions": list,
         }
@@ -121,7 +123,9 @@ def replay(record: GameRecord, upto: int | None = None) -> GameState:
         try:
             state.apply(action)
         except IllegalActionError as exc:
-            raise CorruptRecordError(f"game record: actions[{i}] cannot be replayed: {exc}") from None
+            raise CorruptRecordError(
+                f"game record: actions[{i}] cannot be replayed: {exc}"
+            ) from None
     if upto is None and record.final_scores is not None and state.scores() != record.final_scores:
         raise CorruptRecordError(
             f"game record: final_scores {record.final_scores} differ from the replayed "
@@ -139,5 +143,7 @@ def iter_states(record: GameRecord):
         try:
             state.apply(action)
         except IllegalActionError as exc:
-            raise CorruptRecordError(f"game record: actions[{i}] cannot be replayed: {exc}") from None
+            raise CorruptRecordError(
+                f"game record: actions[{i}] cannot be replayed: {exc}"
+            ) from None
     yield len(record.actions), None, state

@@ -9,7 +9,7 @@ the game. `action_masks()` is what sb3-contrib's MaskablePPO asks for.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 import gymnasium
 import numpy as np
@@ -38,7 +38,7 @@ class SingleAgentEnv(gymnasium.Env):
             and for Gymnasium's `check_env`, which samples unmasked actions).
     """
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 2}
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "render_fps": 2}
 
     def __init__(
         self,

@@ -21,10 +21,7 @@ def render_text(state: FincaState) -> str:
     """A multi-line text picture of the whole public state."""
     n = state.num_players
     phase = Phase(state.phase)
-    if state.terminal:
-        head = "game over"
-    else:
-        head = f"player_{state.current_player} to act ({phase.name})"
+    head = "game over" if state.terminal else f"player_{state.current_player} to act ({phase.name})"
     lines = [f"Finca, {n} players, turn {state.turns}, step {state.steps}: {head}"]
     lines.append("Windmill (clockwise; '|' is a dividing line, entering its blade earns a cart):")
     for b in range(C.NUM_BLADES):

@@ -17,10 +17,10 @@ from .actions import (
     CONFIRM,
     DELIVER,
     FRUIT0,
+    PLAY_ACTIONS,
     PLAY_DOUBLE,
     PLAY_GUST,
     PLAY_LARGE,
-    PLAY_ACTIONS,
     PLAY_ONELESS,
     DeliveryMode,
     Phase,
@@ -77,10 +77,7 @@ def tile_payable(tile: C.FruitTile, rem: list[int], cap_left: int, reduce: bool)
         wild = tile.wild
         if not wild:
             return True
-        for f in _FRUIT_RANGE:
-            if rem[f] - fixed[f] >= wild:
-                return True
-        return False
+        return any(rem[f] - fixed[f] >= wild for f in _FRUIT_RANGE)
     # One fruit less: the tile must ask for 2+ fruits (FIN-50); paying size-1 within the cap, with
     # at most one fruit missing from what the (wild-completed) requirement needs.
     if size < 2 or size - 1 > cap_left:
@@ -205,7 +202,7 @@ def _pending_options(state: FincaState) -> list[tuple[int, int]]:
 # --- transitions -----------------------------------------------------------------------------
 
 def apply(state: FincaState, action: int) -> None:
-    """Carry out `action` for the current player, or raise `IllegalActionError` and change nothing."""
+    """Carry out `action` for the current player, or raise `IllegalActionError` (no change)."""
     try:
         action = int(action)
     except (TypeError, ValueError):

@@ -18,7 +18,6 @@ from . import rules
 from .actions import N_ACTIONS
 from .observation import OBS_SIZE, write_observation
 
-
 CART_SHORTAGE_MODES = ("reset_then_take", "take_then_reset")
 
 _LIST_FIELDS = (
@@ -123,11 +122,13 @@ class FincaState(GameState):
         Finca has no private information, so the result is the same for every player.
         """
         state = self.clone()
-        hidden_slots = [(c, i) for c, stack in enumerate(state.stacks) for i in range(len(stack) - 1)]
+        hidden_slots = [
+            (c, i) for c, stack in enumerate(state.stacks) for i in range(len(stack) - 1)
+        ]
         pool = [state.stacks[c][i] for c, i in hidden_slots] + list(state.boxed)
         order = rng.permutation(len(pool))
         pool = [pool[i] for i in order]
-        for (c, i), tile in zip(hidden_slots, pool):
+        for (c, i), tile in zip(hidden_slots, pool[: len(hidden_slots)], strict=True):
             state.stacks[c][i] = tile
         state.boxed = pool[len(hidden_slots):]
         return state
@@ -260,7 +261,8 @@ class FincaState(GameState):
                     f"player {p} has {sum(self.farmers[p])} farmers on the windmill, "
                     f"expected {placed_by_p}"
                 )
-        ids = [t for s in self.stacks for t in s] + self.boxed + [t for d in self.displays for t in d]
+        ids = [t for s in self.stacks for t in s] + self.boxed
+        ids += [t for d in self.displays for t in d]
         if sorted(ids) != list(range(len(self.catalogue))):
             problems.append("fruit tiles: stacks + displays + box are not each tile exactly once")
         fincas = [f for f in self.finca_tile if f >= 0] + self.fincas_removed

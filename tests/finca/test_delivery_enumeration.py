@@ -40,7 +40,7 @@ def brute_force(state, cap, one_less):
             wild_choices = [range(6) if t.wild else (-1,) for _, t in subset]
             for wilds in itertools.product(*wild_choices):
                 reqs = []
-                for (_, t), w in zip(subset, wilds):
+                for (_, t), w in zip(subset, wilds, strict=True):
                     req = list(t.fixed)
                     if w >= 0:
                         req[w] += t.wild
@@ -59,7 +59,7 @@ def brute_force(state, cap, one_less):
                         continue
                     found.add(frozenset(
                         (c, w, f_omit if i == i_omit else -1)
-                        for i, ((c, _), w) in enumerate(zip(subset, wilds))
+                        for i, ((c, _), w) in enumerate(zip(subset, wilds, strict=True))
                     ))
     return found
 

@@ -38,7 +38,7 @@ def test_same_seed_and_actions_give_the_identical_game(n):
     rec_b, obs_b = play_env(n, 42, 1)
     assert rec_a.to_json() == rec_b.to_json()
     assert len(obs_a) == len(obs_b)
-    assert all(np.array_equal(x, y) for x, y in zip(obs_a, obs_b))
+    assert all(np.array_equal(x, y) for x, y in zip(obs_a, obs_b, strict=True))
 
 
 def test_different_seeds_give_different_games():
@@ -110,7 +110,10 @@ def test_corrupt_json_and_state_say_where():
         FincaState.from_dict(data)
 
 
-@pytest.mark.parametrize("name", sorted(p.name for p in (ROOT / "tests" / "golden").glob("finca_*")))
+GOLDEN = sorted(p.name for p in (ROOT / "tests" / "golden").glob("finca_*"))
+
+
+@pytest.mark.parametrize("name", GOLDEN)
 def test_golden_playthrough_is_unchanged(name):
     """The checked-in transcript (scripts/golden_playthroughs.py regenerates it) still replays
     line for line."""

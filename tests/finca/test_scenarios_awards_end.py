@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+
 from huerta.envs import finca_v0
 from huerta.envs.core.errors import IllegalActionError
 from huerta.envs.finca import components as C

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+
 from huerta.envs.core.errors import IllegalActionError
 from huerta.envs.finca import components as C
 from huerta.envs.finca.actions import (

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+
 from huerta.envs.core.errors import IllegalActionError
 from huerta.envs.finca.actions import Phase, blade
 from huerta.envs.finca.components import ALMOND, FIG, GRAPE, LEMON, OLIVE, ORANGE

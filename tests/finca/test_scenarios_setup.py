@@ -7,6 +7,7 @@ from collections import Counter
 
 import numpy as np
 import pytest
+
 from huerta.envs import finca_v0
 from huerta.envs.core.errors import IllegalActionError, InvalidConfigError
 from huerta.envs.finca import components as C

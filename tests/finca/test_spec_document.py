@@ -19,6 +19,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+
 from huerta.envs.core.aec import BoardGameAEC
 from huerta.envs.core.rewards import REWARD_MODES
 from huerta.envs.finca import components as C
