@@ -16,7 +16,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(VENV)/bin/huerta demo
+	$(VENV)/bin/huerta main
 
 test: $(STAMP)
 	$(PY) -m ruff check .

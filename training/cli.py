@@ -1,8 +1,12 @@
-"""The `huerta` command line: the main demo job, the speed benchmark and game replays.
+"""The `huerta` command line.
 
-    huerta demo [--games N] [--players 2 3 4] [--agents random,random] [--records DIR]
-    huerta bench [--seconds S] [--players 2 3 4] [--no-memory]
+    huerta play GAME --agents human,heuristic [--players N] [--seed S]
+    huerta tournament GAME --agents random,heuristic,mcts:200 --games 400 [--players N]
+                      [--workers K] [--out DIR]
     huerta replay RECORD.json [--boards]
+    huerta bench [--seconds S] [--players 2 3 4] [--no-memory]
+    huerta demo [--games N] [--players 2 3 4] [--agents random] [--records DIR]
+    huerta main      (the README's main job: a tournament of the baselines on every game)
 """
 
 from __future__ import annotations
@@ -60,6 +64,70 @@ def _bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def _play(args: argparse.Namespace) -> int:
+    from huerta.agents import make_agent
+    from huerta.envs.core.registry import get_game
+
+    from .matches import play_game
+
+    spec = get_game(args.game)
+    players = args.players or len(args.agents.split(","))
+    codes = _agent_codes(args.agents, spec.check_players(players))
+    agents = [make_agent(code, game=spec.name, seed=args.seed + i) for i, code in enumerate(codes)]
+
+    def narrate(seat: int, action: int, state) -> None:
+        if codes[seat] != "human":
+            print(f"player_{seat} ({codes[seat]}): {state.describe(action)}")
+
+    try:
+        record, state = play_game(spec.name, agents, args.seed, on_action=narrate)
+    except EOFError as exc:
+        print(f"huerta play: {exc}", file=sys.stderr)
+        return 1
+    print(state.render_text())
+    print(f"final scores: {state.scores()}")
+    if args.save:
+        record.save(args.save)
+        print(f"record saved to {args.save} (replay it with: huerta replay {args.save})")
+    return 0
+
+
+def _tournament(args: argparse.Namespace) -> int:
+    from .tournament import format_results, run_tournament, save_results
+
+    codes = [c.strip() for c in args.agents.split(",") if c.strip()]
+    result = run_tournament(
+        args.game, codes, players=args.players, games=args.games, seed=args.seed,
+        workers=args.workers, progress=not args.quiet,
+    )
+    print(format_results(result))
+    if args.out:
+        paths = save_results(result, Path(args.out))
+        print("written: " + ", ".join(str(p) for p in paths.values()))
+    return 0
+
+
+def _main_job(args: argparse.Namespace) -> int:
+    """A round-robin of the baseline agents on every game that has them, table by table."""
+    from huerta.agents.heuristics import HEURISTICS
+    from huerta.envs.core.registry import game_names
+
+    from .tournament import format_results, run_tournament, save_results
+
+    for game in game_names():
+        codes = ["random", "heuristic", f"mcts:{args.mcts}"] if game in HEURISTICS else [
+            "random", f"mcts:{args.mcts}"
+        ]
+        result = run_tournament(
+            game, codes, players=2, games=args.games, seed=args.seed, workers=args.workers,
+            progress=True,
+        )
+        print(format_results(result))
+        paths = save_results(result, Path(args.out) / game)
+        print(f"written: {paths['table'].parent}\n")
+    return 0
+
+
 def _replay(args: argparse.Namespace) -> int:
     from huerta.envs.core.records import GameRecord
     from huerta.envs.core.transcript import transcript_lines
@@ -104,6 +172,49 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--seconds", type=float, default=3.0, help="seconds per measurement")
     bench.add_argument("--no-memory", action="store_true", help="skip the peak-memory pass")
     bench.set_defaults(func=_bench)
+
+    play = sub.add_parser(
+        "play", help="play a game in the terminal, against agents or watching them",
+        description="Play a game: 'human' seats are asked for their move (the board and the "
+        "legal actions are shown; bad input is asked again), other seats are agents.",
+    )
+    play.add_argument("game", choices=game_names())
+    play.add_argument("--agents", default="human,heuristic",
+                      help="comma-separated agent codes by seat, e.g. human,heuristic")
+    play.add_argument("--players", type=int, help="seats (default: the number of agents)")
+    play.add_argument("--seed", type=int, default=0)
+    play.add_argument("--save", help="save the game record (JSON) here")
+    play.set_defaults(func=_play)
+
+    tour = sub.add_parser(
+        "tournament", help="round-robin of agents with win rates, intervals and ratings",
+        description="Every line-up of --players agents plays the same deals from every seat. "
+        "Prints win rates with 95%% intervals, mean scores and ranks and openskill ratings; "
+        "--out writes games.jsonl (with records), summary.json, table.txt and a plot.",
+    )
+    tour.add_argument("game", choices=game_names())
+    tour.add_argument("--agents", default="random,heuristic",
+                      help="comma-separated agent codes: random, heuristic, mcts[:N[:heuristic]], "
+                      "mcts:1.5s, ppo:PATH")
+    tour.add_argument("--games", type=int, default=100, help="games per line-up")
+    tour.add_argument("--players", type=int, default=2)
+    tour.add_argument("--seed", type=int, default=0)
+    tour.add_argument("--workers", type=int, default=1, help="worker processes")
+    tour.add_argument("--out", help="folder for the results")
+    tour.add_argument("--quiet", action="store_true", help="no progress bar")
+    tour.set_defaults(func=_tournament)
+
+    main_job = sub.add_parser(
+        "main", help="the README's main job: a tournament of the baselines on every game",
+        description="Round-robin of random, the game's heuristic and MCTS on every game "
+        "(2 players), tables printed, results and plots saved under --out.",
+    )
+    main_job.add_argument("--games", type=int, default=40, help="games per line-up")
+    main_job.add_argument("--mcts", type=int, default=50, help="MCTS iterations per move")
+    main_job.add_argument("--seed", type=int, default=0)
+    main_job.add_argument("--workers", type=int, default=2)
+    main_job.add_argument("--out", default="runs/main")
+    main_job.set_defaults(func=_main_job)
 
     replay = sub.add_parser(
         "replay", help="print a recorded game step by step",

@@ -6,6 +6,7 @@ can be saved for `huerta replay`. (Round-robin tournaments with ratings build on
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -34,16 +35,24 @@ class BatchSummary:
 
 
 def play_game(
-    game: str, agents: list, seed: int, max_steps: int | None = None
+    game: str,
+    agents: list,
+    seed: int,
+    max_steps: int | None = None,
+    agent_seeds: list[int] | None = None,
+    on_action: Callable[[int, int, object], None] | None = None,
 ) -> tuple[GameRecord, object]:
-    """One game; `agents[i]` plays seat i. Returns the record and the final state."""
+    """One game; `agents[i]` plays seat i, reseeded with `agent_seeds[i]` (by default derived
+    from the game seed and the seat). Returns the record and the final state."""
     spec = get_game(game)
     limit = spec.default_max_steps if max_steps is None else max_steps
     state = spec.new_game(len(agents), seed=seed)
     record = GameRecord(game=spec.name, num_players=len(agents), seed=seed)
-    for i, agent in enumerate(agents):
+    if agent_seeds is None:
+        agent_seeds = [seed * 10 + i for i in range(len(agents))]
+    for agent, agent_seed in zip(agents, agent_seeds, strict=True):
         if hasattr(agent, "reset"):
-            agent.reset(seed=seed * 10 + i)
+            agent.reset(seed=agent_seed)
     while not state.is_terminal and state.steps < limit:
         seat = state.current_player
         obs = {
@@ -51,6 +60,8 @@ def play_game(
             "action_mask": state.legal_mask().astype(np.int8),
         }
         action = policy_action(agents[seat], state, seat, obs)
+        if on_action is not None:
+            on_action(seat, action, state)
         state.apply(action)
         record.actions.append(action)
     record.final_scores = state.scores()
@@ -82,7 +93,10 @@ def play_batch(
     for g in iterator:
         shift = g % num_players
         order = [(i + shift) % num_players for i in range(num_players)]  # seat -> agent index
-        record, state = play_game(spec.name, [agents[i] for i in order], seed + g)
+        record, state = play_game(
+            spec.name, [agents[i] for i in order], seed + g,
+            agent_seeds=[(seed + g) * 1009 + seat * 101 + i for seat, i in enumerate(order)],
+        )
         summary.games += 1
         summary.lengths.append(state.steps)
         scores = state.scores()

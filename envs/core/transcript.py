@@ -9,6 +9,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
+from .errors import CorruptRecordError, IllegalActionError
 from .records import GameRecord, iter_states
 
 
@@ -32,14 +33,19 @@ def transcript_lines(record: GameRecord, boards: bool = False) -> Iterator[str]:
             yield state.render_text()
         player = state.current_player
         text = state.describe(action)
-        after = _after(state, player, action)
+        after = _after(state, player, action, i)
         yield f"{i:4d} player_{player} {action:3d} {text}{after}"
 
 
-def _after(state, player: int, action: int) -> str:
-    """The actor's scores after the action, shown on the same line (applied on a clone)."""
+def _after(state, player: int, action: int, index: int) -> str:
+    """The actor's holdings after the action, shown on the same line (applied on a clone)."""
     clone = state.clone()
-    clone.apply(action)
+    try:
+        clone.apply(action)
+    except IllegalActionError as exc:
+        raise CorruptRecordError(
+            f"game record: actions[{index}] cannot be replayed: {exc}"
+        ) from None
     summary = getattr(clone, "summary", None)
     if summary is None:
         return f"  -> scores {clone.scores()}"

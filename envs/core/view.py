@@ -29,6 +29,11 @@ class PlayerView:
         return self._state.current_player
 
     @property
+    def steps(self) -> int:
+        """Decisions taken so far in the game (all players)."""
+        return self._state.steps
+
+    @property
     def is_terminal(self) -> bool:
         return self._state.is_terminal
 
@@ -49,6 +54,11 @@ class PlayerView:
 
     def describe(self, action: int) -> str:
         return self._state.describe(action)
+
+    def render_text(self) -> str:
+        """The board as text, as this player may see it."""
+        render_for = getattr(self._state, "render_text_for", None)
+        return render_for(self.player) if render_for else self._state.render_text()
 
     def determinize(self, rng: np.random.Generator) -> GameState:
         """A full state consistent with this player's information, hidden parts resampled."""

@@ -125,7 +125,8 @@ class FincaState(GameState):
         hidden_slots = [
             (c, i) for c, stack in enumerate(state.stacks) for i in range(len(stack) - 1)
         ]
-        pool = [state.stacks[c][i] for c, i in hidden_slots] + list(state.boxed)
+        # sorted first, so that the result depends only on what is public and on rng
+        pool = sorted([state.stacks[c][i] for c, i in hidden_slots] + list(state.boxed))
         order = rng.permutation(len(pool))
         pool = [pool[i] for i in order]
         for (c, i), tile in zip(hidden_slots, pool[: len(hidden_slots)], strict=True):

@@ -1,0 +1,163 @@
+"""A Finca strategy a decent human would recognise, as a one-turn lookahead.
+
+Every complete turn open to the player (each move, each Double move and Gust of wind, each
+delivery with every choice of wild fruit, tile order ignored) is played out on a copy of the
+game and the resulting position is scored by `position_value`:
+
+- points already earned (fruit tiles, finca tiles, bonus tiles, unused action tiles);
+- fruit that brings face-up tiles within reach, weighted by the tile's value (plan deliveries
+  toward reachable tiles);
+- donkey carts, the first two worth most (a delivery needs one; use carts well);
+- progress toward the next complete 1-6 set while a bonus tile is left (chase bonus sets);
+- finca majorities, weighted by how close the community is to being emptied;
+- a decisive bonus for ending the game in the lead, and a penalty for ending it behind.
+
+Introduction placements add a small preference for blades just before a dividing line (their
+farmers earn carts when they move) and for fruit types not yet held.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import numpy as np
+
+from huerta.envs.core.view import PlayerView
+from huerta.envs.finca import components as C
+from huerta.envs.finca.actions import COMM0, FRUIT0, Phase
+from huerta.envs.finca.rules import score
+from huerta.envs.finca.state import FincaState
+
+from ..base import Agent
+
+MAX_LEAVES = 3000  # complete turns examined per decision, a bound for pathological hands
+_BEFORE_LINE = {4: 0.4, 5: 0.8, 10: 0.4, 11: 0.8}
+
+
+def position_value(state: FincaState, me: int) -> float:
+    """How good `state` is for seat `me`, in points (see the module docstring)."""
+    if state.terminal:
+        keys = state.ranking_keys()
+        mine = keys[me]
+        best_other = max(k for p, k in enumerate(keys) if p != me)
+        return 1000.0 if mine > best_other else (0.0 if mine == best_other else -1000.0)
+    value = float(score(state, me))
+    fruits = state.fruits[me]
+    catalogue = state.catalogue
+    reach = 0.0
+    for stack in state.stacks:
+        if not stack:
+            continue
+        tile = catalogue[stack[-1]]
+        have = sum(min(fruits[f], n) for f, n in enumerate(tile.fixed))
+        if tile.wild:
+            spare = max(fruits[f] - tile.fixed[f] for f in range(C.NUM_FRUITS))
+            have += min(max(spare, 0), tile.wild)
+        coverage = have / tile.size
+        reach = max(reach, tile.value * coverage * coverage)
+    value += 0.6 * reach
+    carts = state.carts[me]
+    value += 1.6 * min(carts, 2) + 0.3 * max(carts - 2, 0)
+    value += 0.1 * min(sum(fruits), 14)
+    if state.bonus_stack:
+        sets = min(state.value_counts[me])
+        progress = sum(1 for n in state.value_counts[me] if n > sets)
+        value += state.bonus_stack[-1] * (progress / 6.0) ** 2 * 0.8
+    for c, finca in enumerate(state.finca_tile):
+        if finca < 0:
+            continue
+        stack = state.stacks[c]
+        finca_tile = C.FINCA_TILES[finca]
+        counts = (
+            state.tile_points
+            if finca_tile.universal
+            else [sum(state.printed[p][f] for f in finca_tile.fruits) for p in
+                  range(state.num_players)]
+        )
+        mine = counts[me]
+        best_other = max(n for p, n in enumerate(counts) if p != me)
+        urgency = 1.0 - (len(stack) - 1) / 4.0
+        if mine > best_other:
+            value += C.FINCA_TILE_POINTS * 0.8 * urgency
+        elif mine == best_other and mine > 0:
+            value += 0.5 * urgency
+    return value
+
+
+def complete_turns(
+    state: FincaState, me: int, limit: int = MAX_LEAVES
+) -> Iterator[tuple[list[int], FincaState]]:
+    """Every distinct way to finish `me`'s current turn: (actions, resulting state).
+
+    Deliveries add communities in increasing order after the first one (the order of tiles in a
+    delivery changes nothing, except that One fruit less reduces the first tile).
+    """
+    count = 0
+    stack: list[tuple[list[int], FincaState]] = [([], state)]
+    while stack:
+        actions, s = stack.pop()
+        if s.terminal or s.current_player != me or (actions and s.phase == Phase.INTRO):
+            count += 1
+            yield actions, s
+            if count >= limit:
+                return
+            continue
+        selected = [c for c, _, _ in s.selected]
+        for action in np.flatnonzero(s.legal_mask()):
+            action = int(action)
+            if (
+                s.phase == Phase.DELIVER_SELECT
+                and COMM0 <= action < FRUIT0
+                and len(selected) >= 2
+                and action - COMM0 < selected[-1]
+            ):
+                continue
+            child = s.clone()
+            child.apply(action)
+            stack.append(([*actions, action], child))
+
+
+class FincaHeuristic(Agent):
+    """Plays the best complete turn by `position_value`; ties go to the agent's generator."""
+
+    name = "heuristic"
+    needs_view = True
+
+    def __init__(self, seed: int | None = None, **options) -> None:
+        super().__init__(seed, **options)
+        self.plan: list[int] = []
+        self.plan_key: tuple[int, int] = (-1, -1)  # (player, game step) the plan continues from
+
+    def reset(self, seed: int | None = None) -> None:
+        super().reset(seed)
+        self.plan = []
+
+    def act(self, observation: dict[str, np.ndarray], view: PlayerView | None = None) -> int:
+        mask = observation["action_mask"]
+        if view is None:
+            raise ValueError("the Finca heuristic needs the game view (needs_view=True)")
+        if self.plan and self.plan_key == (view.player, view.steps) and mask[self.plan[0]]:
+            self.plan_key = (view.player, view.steps + 1)
+            return self.plan.pop(0)
+        self.plan = []
+        legal = np.flatnonzero(mask)
+        if len(legal) == 1:
+            return int(legal[0])
+        state = view.determinize(self.rng)  # Finca hides only face-down tiles
+        me = view.player
+        best_value, best_actions = -np.inf, []
+        for actions, result in complete_turns(state, me):
+            value = position_value(result, me)
+            if state.phase == Phase.INTRO:
+                blade = actions[0]
+                value += _BEFORE_LINE.get(blade, 0.0)
+                if state.fruits[me][state.blades[blade]] == 0:
+                    value += 0.3
+            value += self.rng.random() * 1e-6  # random tie-break
+            if value > best_value:
+                best_value, best_actions = value, actions
+        if not best_actions:
+            return int(legal[self.rng.integers(len(legal))])
+        self.plan = best_actions[1:]
+        self.plan_key = (me, view.steps + 1)
+        return best_actions[0]

@@ -1,0 +1,51 @@
+"""Pictures of results: tournament win rates with their 95% intervals, and ratings.
+
+matplotlib is imported only when a plot is drawn, with the Agg backend (no display needed).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .tournament import TournamentResult
+
+
+def _pyplot():
+    try:
+        import matplotlib
+    except ImportError as exc:  # comes with the `train` extra
+        raise ImportError("plots need matplotlib: pip install 'huerta[train]'") from exc
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def plot_tournament(result: TournamentResult, path: Path) -> Path:
+    """Two panels: win rate per agent with its interval, and openskill rating (mu ± 3 sigma)."""
+    plt = _pyplot()
+    stats = sorted(result.stats, key=lambda s: s.rating)
+    labels = [s.label for s in stats]
+    rates = [100 * s.win_rate for s in stats]
+    low = [max(0.0, 100 * (s.win_rate - s.ci_low)) for s in stats]
+    high = [max(0.0, 100 * (s.ci_high - s.win_rate)) for s in stats]
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(10, 0.6 * len(stats) + 2.2), sharey=True)
+    ax1.barh(labels, rates, xerr=[low, high], color="#6a9f58", capsize=4)
+    ax1.axvline(100 / result.players, color="grey", linestyle="--", linewidth=1,
+                label="chance (1/players)")
+    ax1.set_xlim(0, 100)
+    ax1.set_xlabel("win rate, % (95% Wilson interval)")
+    ax1.legend(loc="lower right", fontsize=8)
+    mus = [s.mu for s in stats]
+    ax2.errorbar(mus, labels, xerr=[3 * s.sigma for s in stats], fmt="o", color="#b5651d",
+                 capsize=4)
+    ax2.set_xlabel("openskill rating (mu ± 3 sigma)")
+    games = len(result.games)
+    fig.suptitle(f"{result.game}, {result.players} players: {games} games, seats rotated")
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
