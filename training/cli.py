@@ -128,6 +128,26 @@ def _main_job(args: argparse.Namespace) -> int:
     return 0
 
 
+def _train(args: argparse.Namespace) -> int:
+    from .train import TrainConfig, train
+
+    values: dict = {}
+    if args.config:
+        values.update(TrainConfig.from_file(args.config))
+    values["game"] = args.game
+    for name in ("players", "steps", "envs", "seed", "out"):
+        if getattr(args, name) is not None:
+            values[name] = getattr(args, name)
+    if args.no_progress:
+        values["progress"] = False
+    values.setdefault("out", f"runs/{args.game}")
+    run = train(TrainConfig(**values), resume=args.resume)
+    print(f"run folder: {run}")
+    print(f"play it: huerta tournament {TrainConfig(**values).check().game} "
+          f"--agents ppo:{run / 'best_model.zip'},heuristic,random")
+    return 0
+
+
 def _replay(args: argparse.Namespace) -> int:
     from huerta.envs.core.records import GameRecord
     from huerta.envs.core.transcript import transcript_lines
@@ -203,6 +223,24 @@ def build_parser() -> argparse.ArgumentParser:
     tour.add_argument("--out", help="folder for the results")
     tour.add_argument("--quiet", action="store_true", help="no progress bar")
     tour.set_defaults(func=_tournament)
+
+    train = sub.add_parser(
+        "train", help="self-play training with MaskablePPO",
+        description="Train an agent by self-play (opponents drawn per episode from the "
+        "learner's snapshots, the heuristic and random); checkpoints, TensorBoard logs, "
+        "periodic evaluation and the best model go to --out. Settings: see TrainConfig in "
+        "huerta/training/train.py; a JSON or TOML --config sets any of them, flags win.",
+    )
+    train.add_argument("game", help="a game name (" + ", ".join(game_names()) + ")")
+    train.add_argument("--players", type=int)
+    train.add_argument("--steps", type=int, help="total learner steps")
+    train.add_argument("--envs", type=int, help="environment processes (default: CPU cores)")
+    train.add_argument("--seed", type=int)
+    train.add_argument("--out", help="run folder (default runs/GAME)")
+    train.add_argument("--config", help="JSON or TOML file of settings")
+    train.add_argument("--resume", action="store_true", help="continue the run in --out")
+    train.add_argument("--no-progress", action="store_true", help="no progress bar")
+    train.set_defaults(func=_train)
 
     main_job = sub.add_parser(
         "main", help="the README's main job: a tournament of the baselines on every game",

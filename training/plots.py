@@ -49,3 +49,27 @@ def plot_tournament(result: TournamentResult, path: Path) -> Path:
     fig.savefig(path, dpi=110)
     plt.close(fig)
     return path
+
+
+def plot_learning_curve(
+    rows: list[dict[str, float | None]], path: Path, title: str = "learning curve"
+) -> Path:
+    """Evaluation win rates (against random and the heuristic) over training steps."""
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(7, 4))
+    steps = [r["steps"] for r in rows]
+    ax.plot(steps, [100 * r["vs_random"] for r in rows], marker="o", label="vs random")
+    if any(r["vs_heuristic"] is not None for r in rows):
+        ax.plot(steps, [100 * (r["vs_heuristic"] or 0.0) for r in rows], marker="s",
+                label="vs heuristic")
+    ax.set_ylim(0, 100)
+    ax.set_xlabel("training steps (learner decisions)")
+    ax.set_ylabel("win rate, %")
+    ax.set_title(title)
+    ax.grid(alpha=0.3)
+    ax.legend()
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path

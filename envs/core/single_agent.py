@@ -36,6 +36,10 @@ class SingleAgentEnv(gymnasium.Env):
         illegal_action_penalty: None (default) makes a masked action raise `IllegalActionError`;
             a number instead ends the episode with that reward (for algorithms without masks,
             and for Gymnasium's `check_env`, which samples unmasked actions).
+        shaping: weight of potential-based shaping (default 0: off). With w > 0 each step also
+            pays w times the change of the learner's score margin (own score minus the best
+            other score) since its previous move; over an episode these add up to w times the
+            final margin, so the win/loss objective is kept and only made denser.
     """
 
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "render_fps": 2}
@@ -50,9 +54,12 @@ class SingleAgentEnv(gymnasium.Env):
         max_steps: int | None = None,
         render_mode: str | None = None,
         illegal_action_penalty: float | None = None,
+        shaping: float = 0.0,
         **options: Any,
     ) -> None:
         self.illegal_action_penalty = illegal_action_penalty
+        self.shaping = float(shaping)
+        self._potential = 0.0
         self._ended_illegally = False
         self.game_spec = get_game(game)
         self.num_players = self.game_spec.check_players(num_players)
@@ -106,6 +113,7 @@ class SingleAgentEnv(gymnasium.Env):
             self.learner_seat = int(rng.integers(self.num_players))
         else:
             self.learner_seat = self.learner_seat_fixed
+        self._draw_opponents(rng)
         for policy in self.opponents:
             if hasattr(policy, "reset"):
                 policy.reset(seed=draw_seed(rng))
@@ -117,7 +125,19 @@ class SingleAgentEnv(gymnasium.Env):
             None if seat == self.learner_seat else next(others) for seat in range(self.num_players)
         ]
         self._play_opponents()
+        self._potential = self._margin_potential()
         return self._observation(), self._info()
+
+    def _draw_opponents(self, rng: np.random.Generator) -> None:
+        """Choose this episode's opponents (fixed by default; self-play draws from a pool)."""
+
+    def _margin_potential(self) -> float:
+        if not self.shaping:
+            return 0.0
+        scores = self.game.scores()
+        mine = scores[self.learner_seat]
+        others = [v for seat, v in enumerate(scores) if seat != self.learner_seat]
+        return self.shaping * (mine - (max(others) if others else 0))
 
     def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         game = self.game
@@ -141,6 +161,10 @@ class SingleAgentEnv(gymnasium.Env):
         reward = 0.0
         if terminated:
             reward = float(game.rewards(self.reward_mode)[self.learner_seat])
+        if self.shaping:
+            potential = self._margin_potential()
+            reward += potential - self._potential
+            self._potential = potential
         if self.render_mode == "ansi":
             print(self.render())
         return self._observation(), reward, terminated, truncated, self._info()
@@ -191,9 +215,9 @@ class SingleAgentEnv(gymnasium.Env):
             scores = game.scores()
             info["scores"] = scores
             info["score"] = scores[self.learner_seat]
-            if game.is_terminal:
-                winners = game.winners()
-                info["winners"] = winners
-                info["is_winner"] = self.learner_seat in winners
-                info["shared_victory"] = len(winners) > 1
+            winners = game.winners() if game.is_terminal else []
+            info["winners"] = winners
+            info["is_winner"] = self.learner_seat in winners
+            info["shared_victory"] = len(winners) > 1
+            info["truncated"] = not game.is_terminal
         return info

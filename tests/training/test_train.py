@@ -1,0 +1,72 @@
+"""Tiny self-play training runs end to end: files, checkpoints, resume, loading as an agent."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from huerta.agents import make_agent
+from huerta.envs.core.errors import InvalidConfigError
+from huerta.envs.core.registry import game_names, get_game
+from huerta.training.train import TRAIN_ALIASES, TrainConfig, read_eval, train
+
+TINY = {
+    "n_steps": 128, "batch_size": 64, "n_epochs": 1, "net_arch": [32, 32],
+    "eval_every": 256, "eval_games": 2, "snapshot_every": 256, "checkpoint_every": 256,
+    "progress": False, "envs": 1,
+}
+TARGETS = [(g, get_game(g).player_counts[0] if get_game(g).player_counts[0] > 1 else 2)
+           for g in game_names()] + [(alias, None) for alias in TRAIN_ALIASES]
+
+
+@pytest.mark.parametrize("game, players", TARGETS)
+def test_tiny_run_saves_evaluates_resumes_and_plays(game, players, tmp_path):
+    out = tmp_path / "run"
+    config = TrainConfig(game=game, steps=300, out=str(out), seed=1, **TINY)
+    if players is not None:
+        config.players = players
+    run = train(config)
+    for name in ("config.json", "best_model.zip", "final_model.zip", "eval.csv",
+                 "checkpoints/latest.zip", "learning_curve.png"):
+        assert (run / name).exists(), name
+    assert list((run / "pool").glob("snapshot_*.zip"))
+    assert list((run / "tb").rglob("events.out.tfevents.*"))
+    saved = json.loads((run / "config.json").read_text())
+    assert saved["seed"] == 1 and saved["game"] == get_game(saved["game"]).name
+    rows = read_eval(run)
+    assert rows and all(0.0 <= r["vs_random"] <= 1.0 for r in rows)
+
+    from sb3_contrib import MaskablePPO
+
+    first = MaskablePPO.load(str(run / "checkpoints" / "latest.zip"))
+    assert first.num_timesteps >= 300
+    # resume: continues from the saved step count up to the new total
+    again = train(TrainConfig(game=game, steps=700, out=str(out), **TINY), resume=True)
+    resumed = MaskablePPO.load(str(again / "checkpoints" / "latest.zip"))
+    assert resumed.num_timesteps >= 700
+    assert resumed.num_timesteps - first.num_timesteps < 700  # it did not start again from 0
+
+    # the finished run plays as an agent
+    agent = make_agent(f"ppo:{run}", game=saved["game"])
+    spec = get_game(saved["game"])
+    state = spec.new_game(saved["players"], seed=0)
+    obs = {"observation": state.observe(state.current_player),
+           "action_mask": state.legal_mask().astype(np.int8)}
+    assert state.legal_mask()[agent.act(obs)]
+
+
+def test_existing_run_needs_resume_and_bad_settings_are_named(tmp_path):
+    config = TrainConfig(game="finca", steps=128, out=str(tmp_path), **TINY)
+    train(config)
+    with pytest.raises(InvalidConfigError, match="--resume"):
+        train(TrainConfig(game="finca", steps=128, out=str(tmp_path), **TINY))
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"learning_rat": 0.1}')
+    with pytest.raises(InvalidConfigError, match="unknown setting.*learning_rate"):
+        TrainConfig.from_file(bad)
+    with pytest.raises(InvalidConfigError, match="nothing to resume"):
+        train(TrainConfig(game="finca", out=str(tmp_path / "none"), **TINY), resume=True)
+    with pytest.raises(InvalidConfigError, match="valid games"):
+        TrainConfig(game="chess").check()

@@ -1,0 +1,136 @@
+"""Self-play opponents: a pool of the learner's earlier snapshots, the heuristic and random.
+
+`SelfPlayEnv` is the single-agent environment whose opponents are drawn anew every episode from
+the pool with documented weights (`PoolWeights`): a snapshot of the learner (uniformly among the
+saved ones), the game's heuristic, or the random agent. Snapshots are MaskablePPO `.zip` files in
+a folder that the trainer fills as it learns; every environment process sees new files at its next
+reset and keeps the loaded policies in a small cache.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from huerta.agents import RandomAgent, make_agent
+from huerta.agents.base import Agent
+from huerta.agents.heuristics import HEURISTICS
+from huerta.envs.core.single_agent import SingleAgentEnv
+from huerta.envs.core.view import PlayerView
+
+
+@dataclass
+class PoolWeights:
+    """Sampling weights of the opponent kinds; a kind that is unavailable (no snapshot yet, no
+    heuristic for the game) has its weight shared out over the others in proportion."""
+
+    snapshot: float = 0.5
+    heuristic: float = 0.3
+    random: float = 0.2
+
+
+class SnapshotAgent(Agent):
+    """A frozen MaskablePPO snapshot playing an opponent seat (masked, sampled actions)."""
+
+    name = "snapshot"
+
+    def __init__(self, model: Any, seed: int | None = None, deterministic: bool = False):
+        super().__init__(seed)
+        self.model = model
+        self.deterministic = deterministic
+
+    def act(self, observation: dict[str, np.ndarray], view: PlayerView | None = None) -> int:
+        action, _ = self.model.predict(
+            observation["observation"],
+            action_masks=observation["action_mask"].astype(bool),
+            deterministic=self.deterministic,
+        )
+        return int(action)
+
+
+class OpponentPool:
+    """Draws opponents for one environment process; loads snapshots lazily (LRU of `cache`)."""
+
+    def __init__(
+        self, game: str, pool_dir: Path | None, weights: PoolWeights, cache: int = 4
+    ) -> None:
+        self.game = game
+        self.pool_dir = pool_dir
+        self.weights = weights
+        self.cache_size = cache
+        self._loaded: dict[Path, Any] = {}
+        self.heuristic = make_agent("heuristic", game=game) if game in HEURISTICS else None
+        self.random = RandomAgent()
+
+    def snapshots(self) -> list[Path]:
+        """The snapshot files saved so far, oldest first."""
+        if self.pool_dir is None or not self.pool_dir.exists():
+            return []
+        return sorted(self.pool_dir.glob("snapshot_*.zip"))
+
+    def draw(self, rng: np.random.Generator) -> tuple[str, Agent]:
+        """(kind, agent) for one opponent seat."""
+        snapshots = self.snapshots()
+        kinds = []
+        if snapshots and self.weights.snapshot > 0:
+            kinds.append(("snapshot", self.weights.snapshot))
+        if self.heuristic is not None and self.weights.heuristic > 0:
+            kinds.append(("heuristic", self.weights.heuristic))
+        if self.weights.random > 0 or not kinds:
+            kinds.append(("random", max(self.weights.random, 1e-9)))
+        total = sum(w for _, w in kinds)
+        kind = kinds[int(rng.choice(len(kinds), p=[w / total for _, w in kinds]))][0]
+        if kind == "snapshot":
+            path = snapshots[int(rng.integers(len(snapshots)))]
+            return f"snapshot:{path.stem}", SnapshotAgent(self._load(path))
+        if kind == "heuristic":
+            return "heuristic", self.heuristic
+        return "random", self.random
+
+    def _load(self, path: Path) -> Any:
+        if path not in self._loaded:
+            from sb3_contrib import MaskablePPO
+
+            if len(self._loaded) >= self.cache_size:
+                self._loaded.pop(next(iter(self._loaded)))
+            self._loaded[path] = MaskablePPO.load(str(path), device="cpu")
+        return self._loaded[path]
+
+
+class SelfPlayEnv(SingleAgentEnv):
+    """`SingleAgentEnv` whose opponents are redrawn from an `OpponentPool` every episode.
+
+    The learner's seat is random per episode; `info["opponents"]` names who sat where.
+    """
+
+    def __init__(
+        self,
+        game: str,
+        num_players: int = 2,
+        pool_dir: str | Path | None = None,
+        weights: PoolWeights | None = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(game=game, num_players=num_players, opponents="random", **kwargs)
+        self.pool = OpponentPool(
+            self.game_spec.name, Path(pool_dir) if pool_dir else None, weights or PoolWeights()
+        )
+        self.opponent_kinds: list[str] = []
+
+    def _draw_opponents(self, rng: np.random.Generator) -> None:
+        drawn = [self.pool.draw(rng) for _ in range(self.num_players - 1)]
+        self.opponent_kinds = [kind for kind, _ in drawn]
+        self.opponents = [agent for _, agent in drawn]
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
+        obs, info = super().reset(seed=seed, options=options)
+        info["opponents"] = list(self.opponent_kinds)
+        return obs, info
+
+    def step(self, action: int):
+        obs, reward, terminated, truncated, info = super().step(action)
+        info["opponents"] = list(self.opponent_kinds)
+        return obs, reward, terminated, truncated, info
