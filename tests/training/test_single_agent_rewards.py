@@ -114,7 +114,8 @@ def test_snapshot_pool_draws_by_weight(tmp_path):
     from sb3_contrib import MaskablePPO
 
     env = SelfPlayEnv("finca", 2, pool_dir=tmp_path)
-    MaskablePPO("MlpPolicy", env, n_steps=64, batch_size=32).save(tmp_path / "snapshot_000000001.zip")
+    model = MaskablePPO("MlpPolicy", env, n_steps=64, batch_size=32)
+    model.save(tmp_path / "snapshot_000000001.zip")
     kinds = [pool.draw(rng)[0] for _ in range(400)]
     assert 0.4 < sum(k.startswith("snapshot:") for k in kinds) / 400 < 0.6
     obs, info = env.reset(seed=3)

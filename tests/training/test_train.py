@@ -60,7 +60,7 @@ def test_tiny_run_saves_evaluates_resumes_and_plays(game, players, tmp_path):
 def test_existing_run_needs_resume_and_bad_settings_are_named(tmp_path):
     config = TrainConfig(game="finca", steps=128, out=str(tmp_path), **TINY)
     train(config)
-    with pytest.raises(InvalidConfigError, match="--resume"):
+    with pytest.raises(InvalidConfigError, match=r"--resume"):
         train(TrainConfig(game="finca", steps=128, out=str(tmp_path), **TINY))
     bad = tmp_path / "bad.json"
     bad.write_text('{"learning_rat": 0.1}')
