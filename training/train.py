@@ -70,7 +70,7 @@ class TrainConfig:
     )
     # bookkeeping
     checkpoint_every: int = 100_000
-    eval_every: int = 50_000
+    eval_every: int = 100_000
     eval_games: int = 40
     progress: bool = True
 

@@ -64,7 +64,7 @@ def test_existing_run_needs_resume_and_bad_settings_are_named(tmp_path):
         train(TrainConfig(game="finca", steps=128, out=str(tmp_path), **TINY))
     bad = tmp_path / "bad.json"
     bad.write_text('{"learning_rat": 0.1}')
-    with pytest.raises(InvalidConfigError, match="unknown setting.*learning_rate"):
+    with pytest.raises(InvalidConfigError, match=r"unknown setting.*learning_rate"):
         TrainConfig.from_file(bad)
     with pytest.raises(InvalidConfigError, match="nothing to resume"):
         train(TrainConfig(game="finca", out=str(tmp_path / "none"), **TINY), resume=True)
