@@ -3,7 +3,7 @@
     huerta play GAME --agents human,heuristic [--players N] [--seed S]
     huerta tournament GAME --agents random,heuristic,mcts:200 --games 400 [--players N]
                       [--workers K] [--out DIR]
-    huerta replay RECORD.json [--boards]
+    huerta replay RECORD.json [--boards] [--gif OUT.gif]
     huerta bench [--seconds S] [--players 2 3 4] [--no-memory]
     huerta demo [--games N] [--players 2 3 4] [--agents random] [--records DIR]
     huerta main      (the README's main job: a tournament of the baselines on every game)
@@ -153,6 +153,12 @@ def _replay(args: argparse.Namespace) -> int:
     from huerta.envs.core.transcript import transcript_lines
 
     record = GameRecord.load(args.record)
+    if args.gif:
+        from .animation import save_gif
+
+        count = save_gif(record, args.gif, seconds_per_turn=args.seconds)
+        print(f"{args.gif}: {count} frames (one per turn, then the final position)")
+        return 0
     for line in transcript_lines(record, boards=args.boards):
         print(line)
     return 0
@@ -260,6 +266,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     replay.add_argument("record", help="path of a game record (JSON)")
     replay.add_argument("--boards", action="store_true", help="print the board before each step")
+    replay.add_argument("--gif", help="write an animated GIF (one frame per turn) here instead")
+    replay.add_argument("--seconds", type=float, default=0.8, help="GIF seconds per turn")
     replay.set_defaults(func=_replay)
     return parser
 

@@ -42,10 +42,11 @@ class BoardGameAEC(AECEnv):
         super().__init__()
         self.game_spec = spec
         self.num_players = spec.check_players(num_players)
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+        self.metadata = {**self.metadata, "render_modes": list(spec.render_modes)}
+        if render_mode is not None and render_mode not in spec.render_modes:
             raise InvalidConfigError(
                 f"render_mode={render_mode!r}; valid values: None, "
-                + ", ".join(repr(m) for m in self.metadata["render_modes"])
+                + ", ".join(repr(m) for m in spec.render_modes)
             )
         self.render_mode = render_mode
         self.reward_mode = check_reward_mode(reward)
@@ -131,8 +132,8 @@ class BoardGameAEC(AECEnv):
             self._finish(truncated=True)
         else:
             self.agent_selection = self.possible_agents[game.current_player]
-        if self.render_mode == "ansi":
-            print(self.render())
+        if self.render_mode == "human":
+            self.render()
 
     def _finish(self, truncated: bool) -> None:
         game = self.game
@@ -159,13 +160,18 @@ class BoardGameAEC(AECEnv):
             }
         self._accumulate_rewards()
 
-    def render(self) -> str | None:
+    def render(self) -> str | np.ndarray | None:
         if self.game is None:
             raise RuntimeError("call reset() before render()")
         if self.render_mode is None:
             import gymnasium
 
             gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi'")
+            return None
+        if self.render_mode == "rgb_array":
+            return self.game.render_rgb()
+        if self.render_mode == "human":
+            print(self.game.render_text())
             return None
         return self.game.render_text()
 

@@ -102,6 +102,8 @@ class GameSpec:
     default_max_steps: int
     options: dict[str, Any] = field(default_factory=dict)
     observation_layout: Sequence[tuple[str, int, int]] = ()
+    # "human" prints the text board; "rgb_array" needs states with render_rgb()
+    render_modes: tuple[str, ...] = ("human", "ansi")
 
     def check_players(self, num_players: int) -> int:
         """Return `num_players` if this game supports it, else raise naming the valid counts."""

@@ -68,8 +68,12 @@ class SingleAgentEnv(gymnasium.Env):
             raise InvalidConfigError(
                 f"learner_seat={learner_seat!r}; valid values: None or 0-{self.num_players - 1}"
             )
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise InvalidConfigError(f"render_mode={render_mode!r}; valid values: None, 'ansi'")
+        self.metadata = {**self.metadata, "render_modes": list(self.game_spec.render_modes)}
+        if render_mode is not None and render_mode not in self.game_spec.render_modes:
+            raise InvalidConfigError(
+                f"render_mode={render_mode!r}; valid values: None, "
+                + ", ".join(repr(m) for m in self.game_spec.render_modes)
+            )
         unknown = set(options) - set(self.game_spec.options)
         if unknown:
             raise InvalidConfigError(
@@ -165,8 +169,8 @@ class SingleAgentEnv(gymnasium.Env):
             potential = self._margin_potential()
             reward += potential - self._potential
             self._potential = potential
-        if self.render_mode == "ansi":
-            print(self.render())
+        if self.render_mode == "human":
+            self.render()
         return self._observation(), reward, terminated, truncated, self._info()
 
     def action_masks(self) -> np.ndarray:
@@ -184,6 +188,11 @@ class SingleAgentEnv(gymnasium.Env):
     def render(self) -> str | None:
         if self.render_mode is None:
             gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi'")
+            return None
+        if self.render_mode == "rgb_array":
+            return self.game.render_rgb()
+        if self.render_mode == "human":
+            print(self.game.render_text())
             return None
         return self.game.render_text()
 

@@ -99,4 +99,5 @@ SPEC = GameSpec(
     default_max_steps=DEFAULT_MAX_STEPS,
     options={"cart_shortage": CART_SHORTAGE_MODES},
     observation_layout=OBS_LAYOUT,
+    render_modes=("human", "ansi", "rgb_array"),
 )

@@ -357,6 +357,7 @@ def _place_intro_farmer(state: FincaState, p: int, b: int) -> None:
     state.blade_total[b] += 1
     take_fruit(state, p, state.blades[b], 1)
     state.intro_left -= 1
+    state.turns += 1  # each placement is that player's turn of the introduction
     _next_player(state)
     if state.intro_left == 0:
         state.phase = _MAIN  # FIN-15: the player after the last placer is always seat 0

@@ -116,6 +116,12 @@ class FincaState(GameState):
 
         return render_text(self)
 
+    def render_rgb(self) -> np.ndarray:
+        """The state as a picture (H, W, 3) uint8; needs Pillow."""
+        from .picture import render_rgb
+
+        return render_rgb(self)
+
     def determinize(self, player: int, rng: np.random.Generator) -> FincaState:
         """Reshuffle every tile nobody has seen (face-down stack tiles and the boxed ones).
 

@@ -64,7 +64,7 @@ def test_bad_options_name_the_valid_ones():
     with pytest.raises(InvalidConfigError, match="cart_shortage"):
         finca_v0.env(colour="red")
     with pytest.raises(InvalidConfigError, match="ansi"):
-        finca_v0.env(render_mode="human")
+        finca_v0.env(render_mode="window")
     env = finca_v0.env(cart_shortage="sideways")
     with pytest.raises(InvalidConfigError, match="reset_then_take, take_then_reset"):
         env.reset(seed=0)
