@@ -20,10 +20,11 @@ run: $(STAMP)
 
 test: $(STAMP)
 	$(PY) -m ruff check .
-	$(PY) -m pytest -q -n 2
+	$(PY) -m pytest -q -n 2 tests
+	$(PY) -m pytest -q --nbmake notebooks
 
 test-full: $(STAMP)
-	HUERTA_FULL=1 $(PY) -m pytest -q -n 2
+	HUERTA_FULL=1 $(PY) -m pytest -q -n 2 tests
 
 bench: $(STAMP)
 	$(VENV)/bin/huerta bench

@@ -45,7 +45,7 @@ class TrainConfig:
 
     game: str = "finca"
     players: int = 2
-    steps: int = 1_000_000
+    steps: int = 600_000
     envs: int = 0  # 0: one per CPU core
     seed: int = 0
     out: str = "runs/finca"
@@ -288,6 +288,9 @@ def train(config: TrainConfig, resume: bool = False) -> Path:
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
+    import torch
+
+    torch.set_num_threads(1)  # small MLPs: one thread avoids fighting the env processes
     config.check()
     run = Path(config.out)
     latest = run / "checkpoints" / "latest.zip"
