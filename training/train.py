@@ -285,10 +285,9 @@ def _read_best(run: Path) -> tuple[float, float] | None:
 
 def train(config: TrainConfig, resume: bool = False) -> Path:
     """Run (or resume) self-play training; return the run folder."""
+    import torch
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
-
-    import torch
 
     torch.set_num_threads(1)  # small MLPs: one thread avoids fighting the env processes
     config.check()
