@@ -65,10 +65,19 @@ def captioned(picture: np.ndarray, caption: str) -> np.ndarray:
     return canvas.to_array()
 
 
-def save_gif(record: GameRecord, path: str | Path, seconds_per_turn: float = 0.8) -> int:
-    """Write the animation; returns the number of frames (turns + the final position)."""
+def save_gif(
+    record: GameRecord, path: str | Path, seconds_per_turn: float = 0.8, scale: float = 1.0
+) -> int:
+    """Write the animation (frames resized by `scale`); returns the number of frames (turns +
+    the final position)."""
     image, _, _ = _pil()
     frames = [image.fromarray(captioned(p, c)) for p, c in turn_frames(record)]
+    if scale != 1.0:
+        size = (round(frames[0].width * scale), round(frames[0].height * scale))
+        frames = [f.resize(size, image.LANCZOS) for f in frames]
+    # flat colours: a small palette without dithering keeps the file small and crisp
+    frames = [f.quantize(colors=96, method=image.Quantize.MEDIANCUT, dither=image.Dither.NONE)
+              for f in frames]
     duration = [int(seconds_per_turn * 1000)] * len(frames)
     duration[-1] = 3000  # linger on the final position
     frames[0].save(

@@ -6,7 +6,9 @@
     huerta replay RECORD.json [--boards] [--gif OUT.gif]
     huerta bench [--seconds S] [--players 2 3 4] [--no-memory]
     huerta demo [--games N] [--players 2 3 4] [--agents random] [--records DIR]
-    huerta main      (the README's main job: a tournament of the baselines on every game)
+    huerta train GAME [--players N] [--steps S] [--envs K] [--seed X] [--out DIR] [--config F]
+                 [--resume]
+    huerta main      (the README's main job: a short training, then tournaments)
 """
 
 from __future__ import annotations
@@ -108,23 +110,44 @@ def _tournament(args: argparse.Namespace) -> int:
 
 
 def _main_job(args: argparse.Namespace) -> int:
-    """A round-robin of the baseline agents on every game that has them, table by table."""
+    """The README's main job: a short self-play training on Finca, then a tournament of the
+    trained agent against the baselines; then the baselines on every other game."""
+    import shutil
+
     from huerta.agents.heuristics import HEURISTICS
     from huerta.envs.core.registry import game_names
 
     from .tournament import format_results, run_tournament, save_results
+    from .train import TrainConfig, train
 
+    out = Path(args.out)
+    codes_by_game: dict[str, list[str]] = {}
+    if args.train_steps > 0:
+        run = out / "finca-ppo"
+        shutil.rmtree(run, ignore_errors=True)
+        print(f"1. self-play training on finca (2 players) for {args.train_steps} steps -> {run}")
+        config = TrainConfig(
+            game="finca", players=2, steps=args.train_steps, seed=args.seed, out=str(run),
+            eval_every=max(args.train_steps // 4, 1), eval_games=20,
+            snapshot_every=max(args.train_steps // 5, 1),
+            checkpoint_every=max(args.train_steps // 2, 1),
+        )
+        train(config)
+        codes_by_game["finca"] = [f"ppo:{run}"]
+    step = 2 if args.train_steps > 0 else 1
+    print(f"{step}. round-robin tournaments of the baselines (2 players, seats rotated)")
     for game in game_names():
-        codes = ["random", "heuristic", f"mcts:{args.mcts}"] if game in HEURISTICS else [
-            "random", f"mcts:{args.mcts}"
-        ]
+        codes = codes_by_game.get(game, []) + ["random"]
+        if game in HEURISTICS:
+            codes.append("heuristic")
+        codes.append(f"mcts:{args.mcts}")
         result = run_tournament(
             game, codes, players=2, games=args.games, seed=args.seed, workers=args.workers,
             progress=True,
         )
         print(format_results(result))
-        paths = save_results(result, Path(args.out) / game)
-        print(f"written: {paths['table'].parent}\n")
+        paths = save_results(result, out / game)
+        print(f"written: {', '.join(str(p) for p in paths.values())}\n")
     return 0
 
 
@@ -156,7 +179,7 @@ def _replay(args: argparse.Namespace) -> int:
     if args.gif:
         from .animation import save_gif
 
-        count = save_gif(record, args.gif, seconds_per_turn=args.seconds)
+        count = save_gif(record, args.gif, seconds_per_turn=args.seconds, scale=args.scale)
         print(f"{args.gif}: {count} frames (one per turn, then the final position)")
         return 0
     for line in transcript_lines(record, boards=args.boards):
@@ -249,11 +272,14 @@ def build_parser() -> argparse.ArgumentParser:
     train.set_defaults(func=_train)
 
     main_job = sub.add_parser(
-        "main", help="the README's main job: a tournament of the baselines on every game",
-        description="Round-robin of random, the game's heuristic and MCTS on every game "
-        "(2 players), tables printed, results and plots saved under --out.",
+        "main", help="the README's main job: train briefly, then a tournament of the baselines",
+        description="A short self-play training on Finca, then round-robin tournaments (2 "
+        "players) of the trained agent, random, the game's heuristic and MCTS on every game; "
+        "tables printed, results, plots and the learning curve saved under --out.",
     )
-    main_job.add_argument("--games", type=int, default=40, help="games per line-up")
+    main_job.add_argument("--train-steps", type=int, default=60_000,
+                          help="self-play training steps on Finca (0: skip training)")
+    main_job.add_argument("--games", type=int, default=20, help="games per line-up")
     main_job.add_argument("--mcts", type=int, default=50, help="MCTS iterations per move")
     main_job.add_argument("--seed", type=int, default=0)
     main_job.add_argument("--workers", type=int, default=2)
@@ -268,6 +294,7 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("--boards", action="store_true", help="print the board before each step")
     replay.add_argument("--gif", help="write an animated GIF (one frame per turn) here instead")
     replay.add_argument("--seconds", type=float, default=0.8, help="GIF seconds per turn")
+    replay.add_argument("--scale", type=float, default=1.0, help="GIF frame size factor")
     replay.set_defaults(func=_replay)
     return parser
 

@@ -96,6 +96,8 @@ def test_bench_and_demo_and_main_run(capsys, tmp_path):
     assert code == 0 and "connect_four_v3" in out and "finca" in out
     code, out, _ = run(["demo", "--games", "3", "--players", "2"], capsys)
     assert code == 0 and "random#1" in out
-    code, out, _ = run(["main", "--games", "2", "--mcts", "4", "--workers", "1",
-                        "--out", str(tmp_path)], capsys)
+    code, out, _ = run(["main", "--train-steps", "300", "--games", "2", "--mcts", "4",
+                        "--workers", "1", "--out", str(tmp_path)], capsys)
     assert code == 0 and "mcts:4" in out and (tmp_path / "finca" / "table.txt").exists()
+    assert f"ppo:{tmp_path / 'finca-ppo'}" in out
+    assert (tmp_path / "finca-ppo" / "best_model.zip").exists()
