@@ -137,7 +137,7 @@ def _main_job(args: argparse.Namespace) -> int:
     step = 2 if args.train_steps > 0 else 1
     print(f"{step}. round-robin tournaments of the baselines (2 players, seats rotated)")
     for game in game_names():
-        codes = codes_by_game.get(game, []) + ["random"]
+        codes = [*codes_by_game.get(game, []), "random"]
         if game in HEURISTICS:
             codes.append("heuristic")
         codes.append(f"mcts:{args.mcts}")
