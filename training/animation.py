@@ -10,9 +10,9 @@ from pathlib import Path
 
 import numpy as np
 
-from huerta.envs.core.errors import CorruptRecordError, HuertaError, IllegalActionError
+from huerta.envs.core.errors import HuertaError
 from huerta.envs.core.pictures import Canvas, _pil
-from huerta.envs.core.records import GameRecord, start_state
+from huerta.envs.core.records import GameRecord, apply_recorded, start_state
 
 CAPTION_HEIGHT = 70
 
@@ -29,12 +29,7 @@ def turn_frames(record: GameRecord) -> list[tuple[np.ndarray, str]]:
     turn_of = getattr(state, "turns", None)
     for i, action in enumerate(record.actions):
         texts.append(state.describe(action))
-        try:
-            state.apply(action)
-        except IllegalActionError as exc:
-            raise CorruptRecordError(
-                f"game record: actions[{i}] cannot be replayed: {exc}"
-            ) from None
+        apply_recorded(state, i, action)
         turn_now = getattr(state, "turns", None)
         ended = state.is_terminal or (
             turn_now != turn_of if turn_of is not None else state.current_player != actor

@@ -168,12 +168,7 @@ class BoardGameAEC(AECEnv):
 
             gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi'")
             return None
-        if self.render_mode == "rgb_array":
-            return self.game.render_rgb()
-        if self.render_mode == "human":
-            print(self.game.render_text())
-            return None
-        return self.game.render_text()
+        return self.game.render(self.render_mode)
 
     def state(self) -> np.ndarray:
         """Privileged: seat 0's observation vector (Finca-style public games show everything)."""

@@ -76,6 +76,16 @@ class GameState(abc.ABC):
         """Outcomes and probabilities of a pending chance event; empty when none is pending."""
         return []
 
+    def render(self, mode: str) -> str | np.ndarray | None:
+        """The `render_mode` output: text ("ansi"), a printed board ("human") or a picture
+        ("rgb_array", for games whose states have `render_rgb`)."""
+        if mode == "rgb_array":
+            return self.render_rgb()
+        if mode == "human":
+            print(self.render_text())
+            return None
+        return self.render_text()
+
     def legal_actions(self) -> list[int]:
         """The legal action ids in increasing order."""
         return np.flatnonzero(self.legal_mask()).tolist()

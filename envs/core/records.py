@@ -107,6 +107,16 @@ def start_state(record: GameRecord) -> GameState:
         raise CorruptRecordError(f"game record: cannot set the game up: {exc}") from None
 
 
+def apply_recorded(state: GameState, index: int, action: int) -> None:
+    """Apply the record's `index`-th action; a refused one is reported as a corrupt record."""
+    try:
+        state.apply(action)
+    except IllegalActionError as exc:
+        raise CorruptRecordError(
+            f"game record: actions[{index}] cannot be replayed: {exc}"
+        ) from None
+
+
 def replay(record: GameRecord, upto: int | None = None) -> GameState:
     """Play the record's actions (the first `upto` of them) and return the resulting state.
 
@@ -120,12 +130,7 @@ def replay(record: GameRecord, upto: int | None = None) -> GameState:
             raise CorruptRecordError(
                 f"game record: actions[{i}] = {action} comes after the end of the game"
             )
-        try:
-            state.apply(action)
-        except IllegalActionError as exc:
-            raise CorruptRecordError(
-                f"game record: actions[{i}] cannot be replayed: {exc}"
-            ) from None
+        apply_recorded(state, i, action)
     if upto is None and record.final_scores is not None and state.scores() != record.final_scores:
         raise CorruptRecordError(
             f"game record: final_scores {record.final_scores} differ from the replayed "
@@ -140,10 +145,5 @@ def iter_states(record: GameRecord):
     state = start_state(record)
     for i, action in enumerate(record.actions):
         yield i, action, state
-        try:
-            state.apply(action)
-        except IllegalActionError as exc:
-            raise CorruptRecordError(
-                f"game record: actions[{i}] cannot be replayed: {exc}"
-            ) from None
+        apply_recorded(state, i, action)
     yield len(record.actions), None, state

@@ -189,12 +189,7 @@ class SingleAgentEnv(gymnasium.Env):
         if self.render_mode is None:
             gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi'")
             return None
-        if self.render_mode == "rgb_array":
-            return self.game.render_rgb()
-        if self.render_mode == "human":
-            print(self.game.render_text())
-            return None
-        return self.game.render_text()
+        return self.game.render(self.render_mode)
 
     # --- helpers ---------------------------------------------------------------------------------
     def _play_opponents(self) -> None:

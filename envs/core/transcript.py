@@ -9,8 +9,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from .errors import CorruptRecordError, IllegalActionError
-from .records import GameRecord, iter_states
+from .records import GameRecord, apply_recorded, iter_states
 
 
 def transcript_lines(record: GameRecord, boards: bool = False) -> Iterator[str]:
@@ -40,12 +39,7 @@ def transcript_lines(record: GameRecord, boards: bool = False) -> Iterator[str]:
 def _after(state, player: int, action: int, index: int) -> str:
     """The actor's holdings after the action, shown on the same line (applied on a clone)."""
     clone = state.clone()
-    try:
-        clone.apply(action)
-    except IllegalActionError as exc:
-        raise CorruptRecordError(
-            f"game record: actions[{index}] cannot be replayed: {exc}"
-        ) from None
+    apply_recorded(clone, index, action)
     summary = getattr(clone, "summary", None)
     if summary is None:
         return f"  -> scores {clone.scores()}"

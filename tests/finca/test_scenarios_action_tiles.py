@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from finca_helpers import legal
+from finca_helpers import make as _make
 
 from huerta.envs.core.errors import IllegalActionError
 from huerta.envs.finca import components as C
@@ -22,34 +24,15 @@ from huerta.envs.finca.actions import (
 )
 from huerta.envs.finca.components import ALMOND, FIG, GRAPE, LEMON, OLIVE, ORANGE
 from huerta.envs.finca.observation import SLICES
-from huerta.envs.finca.scenario import scenario
 
-BLADES = [FIG, ALMOND, OLIVE, GRAPE, ORANGE, LEMON, FIG, LEMON, ORANGE, OLIVE, GRAPE, ALMOND]
-BLOCKER = ("6F+6A", 6)  # never payable (12 fruits)
 PLAY_IDS = {DELIVER, PLAY_DOUBLE, PLAY_GUST, PLAY_LARGE, PLAY_ONELESS}
 
 
-def board(named: dict, pad: bool = True) -> dict:
-    """All ten stacks: the named ones (padded with blockers beneath to 4 tiles, so that a delivery
-    does not empty them unless `pad` is False) and blocker stacks elsewhere."""
-    out = {}
-    for c in range(C.NUM_COMMUNITIES):
-        tiles = list(named.get(c, [BLOCKER] * 4))
-        if pad and tiles:
-            tiles = [BLOCKER] * (4 - len(tiles)) + tiles
-        out[c] = tiles
-    return out
-
-
 def make(n=2, stacks=None, pad=True, **kw):
-    kw.setdefault("farmers", {p: {p: 1} for p in range(n)})
-    s = scenario(n, seed=6, blades=BLADES, stacks=board(stacks or {}, pad), **kw)
-    assert s.check_consistency() == []
-    return s
+    return _make(n, seed=6, stacks=stacks, pad=pad, **kw)
 
 
-def legal(state) -> set[int]:
-    return set(np.flatnonzero(state.legal_mask()).tolist())
+
 
 
 # --- One fruit less ------------------------------------------------------------------------------

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from finca_helpers import BLADES, BLOCKER, bonus_flags, deliver, legal
 
 from huerta.envs import finca_v0
 from huerta.envs.core.errors import IllegalActionError
@@ -19,14 +20,11 @@ from huerta.envs.finca.actions import (
     Phase,
     blade,
     comm,
-    fruit,
 )
-from huerta.envs.finca.components import ALMOND, FIG, GRAPE, LEMON, OLIVE, ORANGE
+from huerta.envs.finca.components import ALMOND, FIG, GRAPE, LEMON, OLIVE
 from huerta.envs.finca.observation import COMMUNITY_BLOCK, PLAYER_BLOCK, SLICES
 from huerta.envs.finca.scenario import scenario
 
-BLADES = [FIG, ALMOND, OLIVE, GRAPE, ORANGE, LEMON, FIG, LEMON, ORANGE, OLIVE, GRAPE, ALMOND]
-BLOCKER = ("6F+6A", 6)  # never payable (12 fruits)
 B4 = [BLOCKER] * 4
 UNIVERSAL = 9
 FIG_ALMOND = 6
@@ -41,26 +39,6 @@ def make(n=2, stacks=None, **kw):
     s = scenario(n, seed=8, blades=BLADES, stacks=full, **kw)
     assert s.check_consistency() == []
     return s
-
-
-def legal(state) -> set[int]:
-    return set(np.flatnonzero(state.legal_mask()).tolist())
-
-
-def deliver(state, *comms, wild=None):
-    state.apply(DELIVER)
-    for c in comms:
-        state.apply(comm(c))
-        if state.phase == Phase.DELIVER_WILD:
-            state.apply(fruit(wild))
-    state.apply(CONFIRM)
-
-
-def bonus_flags(obs: np.ndarray) -> list[float]:
-    """The bonus-stack flags for 7, 6, 5, 4 (their own block, or the tail of the supply block)."""
-    if "bonus_stack" in SLICES:
-        return obs[SLICES["bonus_stack"]].tolist()
-    return obs[SLICES["supply"]][7:11].tolist()
 
 
 def env_with(state):

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from finca_helpers import BLOCKER, legal
+from finca_helpers import make as _make
 
 from huerta.envs.core.errors import IllegalActionError
 from huerta.envs.finca import components as C
@@ -21,34 +23,12 @@ from huerta.envs.finca.actions import (
 )
 from huerta.envs.finca.components import ALMOND, FIG, GRAPE, LEMON, ORANGE
 from huerta.envs.finca.observation import COMMUNITY_BLOCK, SLICES
-from huerta.envs.finca.scenario import parse_tile, scenario
-
-# A face-up tile nobody can ever pay (12 fruits > the Large cart's cap of 10, and 11 > 6 with
-# One fruit less): it keeps communities a scenario does not care about out of every mask.
-BLOCKER = ("6F+6A", 6)
-
-
-def board(named: dict, pad: bool = True) -> dict:
-    """All ten stacks: the named ones (padded with blockers beneath to 4 tiles, so that a delivery
-    does not empty them unless `pad` is False) and blocker stacks elsewhere."""
-    out = {}
-    for c in range(C.NUM_COMMUNITIES):
-        tiles = list(named.get(c, [BLOCKER] * 4))
-        if pad and tiles:
-            tiles = [BLOCKER] * (4 - len(tiles)) + tiles
-        out[c] = tiles
-    return out
+from huerta.envs.finca.scenario import parse_tile
 
 
 def make(n=2, stacks=None, pad=True, **kw):
-    kw.setdefault("farmers", {p: {p: 1} for p in range(n)})
-    s = scenario(n, seed=2, stacks=board(stacks or {}, pad), **kw)
-    assert s.check_consistency() == []
-    return s
+    return _make(n, seed=2, stacks=stacks, pad=pad, blades=None, **kw)
 
-
-def legal(state) -> set[int]:
-    return set(np.flatnonzero(state.legal_mask()).tolist())
 
 
 def comm_row(state, c, player=0) -> np.ndarray:

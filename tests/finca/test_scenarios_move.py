@@ -3,20 +3,13 @@ fruit / cart resets (FIN-16 … FIN-23, FIN-47, FIN-48)."""
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
+from finca_helpers import BLADES, legal
 
 from huerta.envs.core.errors import IllegalActionError
 from huerta.envs.finca.actions import Phase, blade
-from huerta.envs.finca.components import ALMOND, FIG, GRAPE, LEMON, OLIVE, ORANGE
+from huerta.envs.finca.components import FIG, GRAPE, LEMON, OLIVE, ORANGE
 from huerta.envs.finca.scenario import scenario
-
-# Blade fruits used by every scenario here (two blades per fruit, G-01); lines enter B0 and B6.
-BLADES = [FIG, ALMOND, OLIVE, GRAPE, ORANGE, LEMON, FIG, LEMON, ORANGE, OLIVE, GRAPE, ALMOND]
-
-
-def legal(state) -> set[int]:
-    return set(np.flatnonzero(state.legal_mask()).tolist())
 
 
 def make(n=2, **kw):

@@ -7,6 +7,7 @@ from collections import Counter
 
 import numpy as np
 import pytest
+from finca_helpers import bonus_flags, community_rows, legal
 
 from huerta.envs import finca_v0
 from huerta.envs.core.errors import IllegalActionError, InvalidConfigError
@@ -22,17 +23,13 @@ from huerta.envs.finca.actions import (
     Phase,
     blade,
 )
-from huerta.envs.finca.observation import COMMUNITY_BLOCK, SLICES
+from huerta.envs.finca.observation import SLICES
 
 SETUP_TABLE = {  # players: (farmers each, carts in play, wooden fincas)
     2: (5, 4, 4),
     3: (4, 6, 5),
     4: (3, 8, 6),
 }
-
-
-def legal(state) -> set[int]:
-    return set(np.flatnonzero(state.legal_mask()).tolist())
 
 
 def can_pay(tile: C.FruitTile, fruits: list[int], cap: int) -> bool:
@@ -42,17 +39,6 @@ def can_pay(tile: C.FruitTile, fruits: list[int], cap: int) -> bool:
     if not tile.wild:
         return True
     return any(fruits[f] - tile.fixed[f] >= tile.wild for f in range(6))
-
-
-def bonus_flags(obs: np.ndarray) -> list[float]:
-    """The bonus-stack flags for 7, 6, 5, 4 (their own block, or the tail of the supply block)."""
-    if "bonus_stack" in SLICES:
-        return obs[SLICES["bonus_stack"]].tolist()
-    return obs[SLICES["supply"]][7:11].tolist()
-
-
-def community_rows(obs: np.ndarray) -> np.ndarray:
-    return obs[SLICES["communities"]].reshape(C.NUM_COMMUNITIES, COMMUNITY_BLOCK)
 
 
 # --- FIN-01 ------------------------------------------------------------------------------------
