@@ -170,10 +170,6 @@ class BoardGameAEC(AECEnv):
             return None
         return self.game.render(self.render_mode)
 
-    def state(self) -> np.ndarray:
-        """Privileged: seat 0's observation vector (Finca-style public games show everything)."""
-        return self.game.observe(0)
-
     def close(self) -> None:
         pass
 
