@@ -4,10 +4,12 @@ Each iteration samples a full state consistent with what the acting player knows
 (`view.determinize`), walks one shared tree of that player's information by UCT, choosing among
 the actions legal in this sample (availability counts make the comparison fair), expands one new
 action, plays a rollout (random, or the game's heuristic) and backs the rollout's per-player
-result up the path, each edge crediting the player who chose it. Chance in the engine's future
-(tiles revealed, dice) is sampled afresh by every determinization; a pending chance event that
-the engine lists explicitly (`chance_outcomes`) is sampled with its probabilities. The search never
-touches hidden information except through `determinize`.
+result up the path, each edge crediting the player who chose it. Chance that the engine resolves
+inside `apply` (tiles revealed, dice drawn from a stored sequence) is resampled by every
+determinization; a chance event that the engine lists explicitly (`chance_outcomes`, in games
+with an explicit-chance mode) is sampled with its listed probabilities and resolved with
+`apply_chance` (an open-loop tree: the outcomes share the node below). The search never touches
+hidden information except through `determinize`.
 """
 
 from __future__ import annotations
@@ -116,6 +118,9 @@ class MCTSAgent(Agent):
         path: list[tuple[_Node, int]] = []  # (edge node, player who chose it)
         node = root
         while not state.is_terminal:
+            self._resolve_chance(state)
+            if state.is_terminal:
+                break
             legal = np.flatnonzero(state.legal_mask())
             player = state.current_player
             untried = [int(a) for a in legal if int(a) not in node.children]
@@ -140,6 +145,14 @@ class MCTSAgent(Agent):
             edge.visits += 1
             edge.value += rewards[player]
 
+    def _resolve_chance(self, state: GameState) -> None:
+        outcomes = state.chance_outcomes()
+        while outcomes:
+            weights = np.array([p for _, p in outcomes], dtype=float)
+            pick = int(self.rng.choice(len(outcomes), p=weights / weights.sum()))
+            state.apply_chance(outcomes[pick][0])
+            outcomes = state.chance_outcomes()
+
     def _select(self, node: _Node, legal: np.ndarray) -> int:
         best, best_score = -1, -math.inf
         for a in legal:
@@ -155,6 +168,9 @@ class MCTSAgent(Agent):
         steps = 0
         agent = self._rollout_agent
         while not state.is_terminal and steps < self.rollout_steps:
+            self._resolve_chance(state)
+            if state.is_terminal:
+                break
             mask = state.legal_mask()
             if agent is None:
                 legal = np.flatnonzero(mask)

@@ -53,7 +53,14 @@ def play_game(
     for agent, agent_seed in zip(agents, agent_seeds, strict=True):
         if hasattr(agent, "reset"):
             agent.reset(seed=agent_seed)
+    chance_rng = np.random.default_rng(seed + 7)
     while not state.is_terminal and state.steps < limit:
+        outcomes = state.chance_outcomes()  # only games in an explicit-chance mode list any
+        if outcomes:
+            weights = np.array([p for _, p in outcomes], dtype=float)
+            state.apply_chance(outcomes[int(chance_rng.choice(len(outcomes),
+                                                              p=weights / weights.sum()))][0])
+            continue
         seat = state.current_player
         obs = {
             "observation": state.observe(seat),

@@ -73,8 +73,18 @@ class GameState(abc.ABC):
         """A copy consistent with everything `player` has seen, hidden parts resampled."""
 
     def chance_outcomes(self) -> list[tuple[Any, float]]:
-        """Outcomes and probabilities of a pending chance event; empty when none is pending."""
+        """Outcomes and probabilities of a pending chance event; empty when none is pending.
+
+        Games that resolve chance inside `apply` (from sequences fixed at reset) always return
+        an empty list; games with an explicit-chance mode list the outcomes while a roll waits,
+        and `apply_chance` resolves it."""
         return []
+
+    def apply_chance(self, outcome: Any) -> None:
+        """Resolve the pending chance event with `outcome` (one listed by `chance_outcomes`)."""
+        from .errors import IllegalActionError
+
+        raise IllegalActionError(outcome, f"{type(self).__name__} has no pending chance event")
 
     def render(self, mode: str) -> str | np.ndarray | None:
         """The `render_mode` output: text ("ansi"), a printed board ("human") or a picture
