@@ -112,7 +112,7 @@ def reference_legal(state: AlpujarrasState) -> dict[int, bool]:
 
 
 def solo_duty_policy(state, rng) -> int:
-    """Short moves, and in the solo game meet the duties (deliver, harvest, pay) most of the time."""
+    """Short moves; meet the solo duties (deliver, harvest, pay) most of the time."""
     ids = np.flatnonzero(state.legal_mask())
     duty = [a for a in ids if DELIVER0 <= a < N_ACTIONS or a == DO_HARVEST]
     if duty and rng.random() < 0.8:
