@@ -1,4 +1,4 @@
-"""Alpujarras's observation: one float32 vector of 1936 values in [0, 1], from the observer's seat.
+"""Alpujarras's observation: one float32 vector of 1941 values in [0, 1], from the observer's seat.
 
 Seat data is rotated so that slot 0 is the observer and slot 1 the next seat; absent seats are
 zero. Everything on the table is public (G-28): positions, farmers, fields, channels, tokens,
