@@ -83,7 +83,7 @@ def parse_table(doc: str, name: str) -> list[dict[str, str]]:
 
 @pytest.mark.parametrize("name", list(tables.TABLES))
 def test_generated_block_is_current(doc, name):
-    """Each generated block equals the script's output (run scripts/alpujarras_tables.py --write)."""
+    """Each generated block equals the script's output (scripts/alpujarras_tables.py --write)."""
     assert _block_text(doc, name) == "\n".join(tables.TABLES[name]()), (
         f"seeds/alpujarras.md block {name!r} is stale; run .venv/bin/python "
         "scripts/alpujarras_tables.py --write"
