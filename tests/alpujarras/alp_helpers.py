@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from huerta.envs.alpujarras.actions import DO_PLACE, END_TURN
+from huerta.envs.alpujarras.actions import (
+    DELIVER0,
+    DO_HARVEST,
+    DO_PLACE,
+    END_TURN,
+    N_ACTIONS,
+)
 from huerta.envs.alpujarras.scenario import arrive, scenario
 
 # Spaces of the scenario layout (go, MA, HA, MB, HB, MC, HC, MD, HD, end), 1-3 player side.
@@ -50,3 +56,12 @@ def short_move_policy(state, rng) -> int:
     if len(others) and rng.random() < 0.85:
         return int(others[rng.integers(len(others))])
     return int(ids[rng.integers(len(ids))])
+
+
+def solo_duty_policy(state, rng) -> int:
+    """Short moves; meet the solo duties (deliver, harvest, pay) most of the time."""
+    ids = np.flatnonzero(state.legal_mask())
+    duty = [a for a in ids if DELIVER0 <= a < N_ACTIONS or a == DO_HARVEST]
+    if duty and rng.random() < 0.8:
+        return int(duty[rng.integers(len(duty))])
+    return short_move_policy(state, rng)

@@ -22,8 +22,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from alp_helpers import legal, play, short_move_policy
-from test_properties import solo_duty_policy
+from alp_helpers import legal, play, short_move_policy, solo_duty_policy
 
 from huerta.envs.alpujarras import components as C
 from huerta.envs.alpujarras import new_game

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from alp_helpers import short_move_policy
+from alp_helpers import short_move_policy, solo_duty_policy
 from conftest import games
 
 from huerta.envs import alpujarras_v0
@@ -20,7 +20,6 @@ from huerta.envs.alpujarras.actions import (
     CARD0,
     CHANNEL0,
     DELIVER0,
-    DO_HARVEST,
     DO_PLACE,
     N_ACTIONS,
     SPEND0,
@@ -109,15 +108,6 @@ def reference_legal(state: AlpujarrasState) -> dict[int, bool]:
     for k in (3, 4, 5):
         out[SPEND0 + k - 1] = norias >= k and supply > 0
     return out
-
-
-def solo_duty_policy(state, rng) -> int:
-    """Short moves; meet the solo duties (deliver, harvest, pay) most of the time."""
-    ids = np.flatnonzero(state.legal_mask())
-    duty = [a for a in ids if DELIVER0 <= a < N_ACTIONS or a == DO_HARVEST]
-    if duty and rng.random() < 0.8:
-        return int(duty[rng.integers(len(duty))])
-    return short_move_policy(state, rng)
 
 
 def play_game(state: AlpujarrasState, rng, policy, check_clones: bool, check_masked: bool):
