@@ -133,6 +133,7 @@ class Icons:
         return "+".join(parts)
 
 
+@lru_cache(maxsize=256)
 def parse_icons(text: str) -> Icons:
     """'P:green+N' -> Icons(place=1, place_farmland=0, norias=1); raises ValueError on bad text."""
     fields = {"place": 0, "place_farmland": -1, "move": 0, "irrigate": 0, "norias": 0,
@@ -204,7 +205,7 @@ class Space:
     ratio: int = 0  # end spaces: fruit per dirhem
 
 
-@lru_cache(maxsize=512)
+@lru_cache(maxsize=4096)  # 4! x 4! segment orders x 2 sides fit
 def build_track(layout: tuple[int, ...], four_players: bool) -> tuple[Space, ...]:
     """The track's target spaces in order for a segment order `layout` and a side (G-07)."""
     spaces: list[Space] = []
@@ -271,7 +272,8 @@ def token_label(tok: int) -> str:
 
 ALL_TOKENS = tuple(token(f, v) for f in range(NUM_FRUITS) for v in TOKEN_VALUES)
 
-# G-14: per town, (green reward, red reward) in dirhems; D9 attests 2 / 1.
+# G-14: per award token, (green reward, red reward) in dirhems; D9 attests 2 / 1. The tokens are
+# shuffled onto the towns at setup (state.award_ids).
 AWARDS = ((2, 1),) * NUM_TOWNS
 AWARD_GREEN, AWARD_RED, AWARD_GONE = 0, 1, 2
 

@@ -88,6 +88,31 @@ def goal_met(state: AlpujarrasState, p: int, goal: int) -> bool:
     return GOAL_CHECKS[goal](state, p)
 
 
+def goal_flags(state: AlpujarrasState, p: int) -> list[bool]:
+    """All ten requirements for player `p` at once, sharing the token tallies (the fast path of
+    the observation; the tests check it against `GOAL_CHECKS`)."""
+    fruit = state.fruit[p]
+    farmers = state.farmers[p]
+    towns = state.town_farmers[p]
+    kinds = [0] * C.NUM_FRUITS
+    values = [0] * 6
+    for t in state.tokens[p]:
+        kinds[t // 10] += 1
+        values[t % 10] += 1
+    return [
+        max(fruit) >= C.FRUIT_CAP,
+        min(fruit) >= 1,
+        max(kinds) >= 3,
+        sum(1 for k in kinds if k) >= 3,
+        sum(1 for x in farmers if x >= 2) >= 2,
+        max(farmers) >= 3,
+        all(values[v] for v in C.TOKEN_VALUE_RANGE),
+        values[2] >= 3 or values[3] >= 3,
+        sum(1 for x in towns if x >= 1) >= 4,
+        sum(1 for x in towns if x >= 2) >= 2,
+    ]
+
+
 def zakat_side(state: AlpujarrasState, i: int) -> C.Zakat:
     """The side of zakat card `i` in play (ZARA-02, ZARA-22)."""
     return C.ZAKAT_CARDS[i][1 if state.zakat_star[i] else 0]

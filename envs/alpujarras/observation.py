@@ -22,7 +22,8 @@ import numpy as np
 from . import components as C
 from . import effects, turns
 from .actions import NUM_DECISION_PHASES, Chain, Phase
-from .goals import can_pay_zakat, goal_met, zakat_side
+from .goals import can_pay_zakat, goal_flags, goal_met, zakat_side
+from .groups import G_CHAN, G_FARM, G_POS, G_SEAT, G_TOWN, G_ZARA
 
 if TYPE_CHECKING:
     from .state import AlpujarrasState
@@ -182,9 +183,11 @@ def _token_grid(tokens: list[int]) -> list[int]:
 
 # --- static blocks ----------------------------------------------------------------------------
 
-def _space_row(space: C.Space | None) -> list[float]:
-    if space is None:
-        return [0.0] * _width(SPACE_FIELDS)
+_SPACE_WIDTH = _width(SPACE_FIELDS)
+_SPACE_SCALE = _scale(("track",))[:_SPACE_WIDTH]
+
+
+def _space_row(space: C.Space) -> list[float]:
     icons = space.icons
     kind = space.kind
     return [
@@ -194,14 +197,19 @@ def _space_row(space: C.Space | None) -> list[float]:
     ]
 
 
-@lru_cache(maxsize=256)
-def static_part(layout: tuple[int, ...], num_players: int) -> np.ndarray:
-    """The full-length vector holding only the static blocks of a game (read-only, shared)."""
-    out = np.zeros(OBS_SIZE, dtype=np.float32)
-    track = C.build_track(layout, C.four_player_side(num_players))
+@lru_cache(maxsize=64)
+def _segment_rows(segment: int, four_players: bool) -> np.ndarray:
+    """The scaled track rows of one segment on one side (flat), for composing track blocks."""
+    track = C.build_track((segment,), four_players)
     values: list[float] = []
-    for s in range(S):
-        values += _space_row(track[s] if s < len(track) else None)
+    for space in track:
+        values += _space_row(space)
+    rows = np.asarray(values, dtype=np.float32).reshape(len(track), _SPACE_WIDTH)
+    return np.minimum(rows * _SPACE_SCALE, 1.0).reshape(-1)
+
+
+def _facts() -> np.ndarray:
+    values: list[float] = []
     for ch in C.CHANNELS:
         field = _one_hot(ch.field[0] if ch.field else -1, C.NUM_FARMLANDS)
         adjacent = [1 if f in ch.farmlands else 0 for f in range(C.NUM_FARMLANDS)]
@@ -209,49 +217,123 @@ def static_part(layout: tuple[int, ...], num_players: int) -> np.ndarray:
     for f in range(C.NUM_FARMLANDS):
         printed = [C.PRINTED_FIELDS[f].count(t) for t in range(C.NUM_FRUITS)]
         values += [*_one_hot(C.PRIMARY[f], C.NUM_FRUITS), *printed]
-    scale = _scale(("track", "channel_facts", "farmland_facts"))
-    end = _STATIC_START + len(values)
-    out[_STATIC_START:end] = np.asarray(values, dtype=np.float32) * scale
-    np.minimum(out, 1.0, out=out)
+    scaled = np.asarray(values, dtype=np.float32) * _scale(("channel_facts", "farmland_facts"))
+    return np.minimum(scaled, 1.0)
+
+
+_FACTS = _facts()
+
+
+@lru_cache(maxsize=1024)
+def static_part(
+    layout: tuple[int, ...], num_players: int, goal_sides: tuple[int, ...]
+) -> np.ndarray:
+    """The full-length vector holding only what is fixed for a game: the track, channel and
+    farmland facts, the player-count fields and the goals shown (read-only, shared)."""
+    out = np.zeros(OBS_SIZE, dtype=np.float32)
+    goal_width = _width(GOAL_FIELDS)
+    for i, side in enumerate(goal_sides):
+        if side >= 0:
+            goal = C.card_goal(i, side)
+            base = SLICES["goals"].start + i * goal_width
+            out[base + goal] = 1.0
+            out[base + C.NUM_GOALS] = C.GOAL_REWARDS[goal] / 5.0
+    four = C.four_player_side(num_players)
+    offset = _STATIC_START
+    for seg in layout:
+        rows = _segment_rows(seg, four)
+        out[offset:offset + len(rows)] = rows
+        offset += len(rows)
+    start = SLICES["channel_facts"].start
+    out[start:start + len(_FACTS)] = _FACTS
+    out[_OFF_META + num_players - 1] = 1.0
+    out[_OFF_META + 4] = float(num_players == 1)
+    out[_OFF_META + 5] = float(four)
     out.flags.writeable = False
     return out
 
 
-# --- material blocks --------------------------------------------------------------------------
+# --- material blocks, one group at a time -----------------------------------------------------
+#
+# `state.gv` holds one version per group of state (rules.apply bumps the groups an action can
+# change); each observer's cached vector remembers the versions it was built from and rewrites
+# only the groups that moved on. Goals depend on every seat's holdings and the farmlands, the
+# solo blocks on the player's holdings, the farmlands and Zara; versions only grow, so the sum
+# of the versions a derived group depends on changes exactly when one of them does.
 
-def material_values(state: AlpujarrasState, player: int) -> list[float]:
-    """The unscaled values of every material block, in layout order, from `player`'s seat."""
+
+_POS = slice(SLICES["occupancy"].start, SLICES["die"].stop)
+_FARM = SLICES["farmlands"]
+_TOWN = SLICES["towns"]
+_CHAN = slice(SLICES["channels"].start, SLICES["crop_bag"].stop)
+_GOALS = SLICES["goals"]
+_SOLO = slice(SLICES["zara"].start, SLICES["solo"].stop)
+_PLAYER_WIDTH = _width(PLAYER_FIELDS)
+_PLAYERS0 = SLICES["players"].start
+
+
+def _scale_of(part: slice) -> np.ndarray:
+    return _MATERIAL_SCALE[part.start - _MATERIAL_START:part.stop - _MATERIAL_START].copy()
+
+
+_POS_SCALE = _scale_of(_POS)
+_FARM_SCALE = _scale_of(_FARM)
+_TOWN_SCALE = _scale_of(_TOWN)
+_CHAN_SCALE = _scale_of(_CHAN)
+_SOLO_SCALE = _scale_of(_SOLO)
+_PLAYER_SCALE = _scale_of(slice(_PLAYERS0, _PLAYERS0 + _PLAYER_WIDTH))
+_ZERO_GOAL = [0] * _width(GOAL_FIELDS)
+_ZERO_SOLO = [0] * (_SOLO.stop - _SOLO.start)
+
+
+def _put(arr: np.ndarray, part: slice, values: list, scale: np.ndarray, clip: bool = False) -> None:
+    """Write scaled values into arr[part]; `clip` for groups whose counts can exceed the divisor
+    (dirhems and scores); every other divisor is the count's maximum."""
+    block = arr[part]
+    block[:] = values
+    block *= scale
+    if clip:
+        np.minimum(block, 1.0, out=block)
+
+
+def _seats(state: AlpujarrasState, player: int) -> list[int]:
     n = state.num_players
-    seats = [(player + k) % n for k in range(n)]
-    slot_of = {q: k for k, q in enumerate(seats)}
-    values: list[float] = []
-    # occupancy
-    occ = [[0] * 5 for _ in range(S)]
-    for q in range(n):
-        s = state.pos[q]
-        if s >= 0:
-            occ[s][slot_of[q]] = 1
-    if state.has_die and state.pos[state.die] >= 0:
-        occ[state.pos[state.die]][4] = 1
-    for row in occ:
-        values += row
-    # pieces
+    return [(player + k) % n for k in range(n)]
+
+
+def pos_values(state: AlpujarrasState, player: int) -> list[float]:
+    """occupancy, pieces and die."""
+    n = state.num_players
+    seats = _seats(state, player)
+    values = [0] * (S * 5)
+    pos = state.pos
+    for k, q in enumerate(seats):
+        if pos[q] >= 0:
+            values[pos[q] * 5 + k] = 1
+    if state.has_die and pos[n] >= 0:
+        values[pos[n] * 5 + 4] = 1
     acting = state.current_player if not state.terminal else -1
     for k in range(MAX_SEATS):
         if k < n:
             q = seats[k]
-            values += [1, state.pos[q] + 1, state.spot[q], turns.on_end(state, q), q == acting]
+            values += [1, pos[q] + 1, state.spot[q], turns.on_end(state, q), q == acting]
         else:
             values += [0, 0, 0, 0, 0]
     if state.has_die:
-        d = state.die
-        values += [1, state.pos[d] + 1, state.spot[d], turns.on_end(state, d)]
+        values += [1, pos[n] + 1, state.spot[n], turns.on_end(state, n)]
     else:
         values += [0, 0, 0, 0]
-    # farmlands
+    return values
+
+
+def farm_values(state: AlpujarrasState, player: int) -> list[float]:
+    """farmlands."""
+    n = state.num_players
+    seats = _seats(state, player)
+    pad = [0] * (MAX_SEATS - n)
     qualifies = effects.harvest_farmlands(state, player) if not state.terminal else [0] * 5
+    values: list[float] = []
     for f in range(C.NUM_FARMLANDS):
-        farmers = [state.farmers[q][f] for q in seats] + [0] * (MAX_SEATS - n)
         crops = [0] * C.NUM_FRUITS
         empty = 0
         for k in state.fields[f]:
@@ -260,65 +342,165 @@ def material_values(state: AlpujarrasState, player: int) -> list[float]:
             else:
                 empty += 1
         mule = state.solo and state.zara_farmland == f
-        values += [*farmers, state.zara_farmers[f], *crops, empty, qualifies[f], mule]
-    # towns
-    for w in range(C.NUM_TOWNS):
-        farmers = [state.town_farmers[q][w] for q in seats] + [0] * (MAX_SEATS - n)
-        award = state.awards[w]
-        green, red = C.AWARDS[state.award_ids[w]]
-        in_play = award != C.AWARD_GONE
-        values += [*farmers, *_token_grid(state.towns[w]), *_one_hot(award, 3),
-                   green if award == C.AWARD_GREEN else 0, red if in_play else 0]
-    # channels
-    for c in range(C.NUM_CHANNELS):
-        values += [state.channels[c], effects.channel_open(state, c)]
-    # crop bag (composition only)
-    bag = [0] * C.NUM_FRUITS
-    for k in state.bag:
-        bag[k] += 1
-    values += bag
-    # goals
-    for i in range(C.NUM_GOAL_CARDS):
-        side = state.goal_sides[i]
-        if side < 0:
-            values += [0] * _width(GOAL_FIELDS)
-            continue
-        goal = C.card_goal(i, side)
-        done = [int(state.goals_done[q][i]) for q in seats] + [0] * (MAX_SEATS - n)
-        values += [*_one_hot(goal, C.NUM_GOALS), C.GOAL_REWARDS[goal], *done,
-                   goal_met(state, player, goal)]
-    # players
-    for k in range(MAX_SEATS):
-        if k >= n:
-            values += [0] * _width(PLAYER_FIELDS)
-            continue
-        q = seats[k]
-        values += [
-            1, *state.fruit[q], state.norias[q], state.dirhems[q], state.supply[q],
-            sum(state.farmers[q]), sum(state.town_farmers[q]), state.card_farmers[q],
-            *_token_grid(state.tokens[q]), state.markets_used[q], sum(state.goals_done[q]),
-            effects.score(state, q),
-        ]
-    # Zara, zakats, solo
-    if state.solo:
-        values += [state.zara_supply, state.zara_dirhems, effects.zara_score(state),
-                   *_token_grid(state.zara_tokens)]
-        for i in range(C.NUM_ZAKAT_CARDS):
-            side = zakat_side(state, i)
-            wanted = [side.fruits.count(t) for t in range(C.NUM_FRUITS)]
-            payable = not state.zakat_paid[i] and can_pay_zakat(state, i)
-            values += [state.zakat_star[i], state.zakat_paid[i], *wanted, side.norias,
-                       side.dirhems, side.farmer, payable]
-        kinds = {t // 10 for t in state.tokens[0]}
-        values += [state.double_turns, *(t in kinds for t in range(C.NUM_FRUITS))]
-    else:
-        values += [0] * (len(_MATERIAL_SCALE) - len(values))
+        values += [state.farmers[q][f] for q in seats]
+        values += pad
+        values += [state.zara_farmers[f], *crops, empty, qualifies[f], mule]
     return values
 
 
+def town_values(state: AlpujarrasState, player: int) -> list[float]:
+    """towns."""
+    n = state.num_players
+    seats = _seats(state, player)
+    pad = [0] * (MAX_SEATS - n)
+    values: list[float] = []
+    for w in range(C.NUM_TOWNS):
+        award = state.awards[w]
+        green, red = C.AWARDS[state.award_ids[w]]
+        values += [state.town_farmers[q][w] for q in seats]
+        values += pad
+        values += _token_grid(state.towns[w])
+        values += _one_hot(award, 3)
+        values += [green if award == C.AWARD_GREEN else 0, red if award != C.AWARD_GONE else 0]
+    return values
+
+
+def chan_values(state: AlpujarrasState) -> list[float]:
+    """channels and the crop bag's composition."""
+    values: list[float] = []
+    for c in range(C.NUM_CHANNELS):
+        values += [state.channels[c], effects.channel_open(state, c)]
+    bag = [0] * C.NUM_FRUITS
+    for k in state.bag:
+        bag[k] += 1
+    return values + bag
+
+
+def goal_values(state: AlpujarrasState, player: int) -> list[float]:
+    """goals (zero in the solo game)."""
+    n = state.num_players
+    seats = _seats(state, player)
+    pad = [0] * (MAX_SEATS - n)
+    values: list[float] = []
+    for i in range(C.NUM_GOAL_CARDS):
+        side = state.goal_sides[i]
+        if side < 0:
+            values += _ZERO_GOAL
+            continue
+        goal = C.card_goal(i, side)
+        values += _one_hot(goal, C.NUM_GOALS)
+        values.append(C.GOAL_REWARDS[goal])
+        values += [state.goals_done[q][i] for q in seats]
+        values += pad
+        values.append(goal_met(state, player, goal))
+    return values
+
+
+_GOAL_WIDTH = _width(GOAL_FIELDS)
+_GOAL_DYNAMIC = np.array([
+    _GOALS.start + i * _GOAL_WIDTH + C.NUM_GOALS + 1 + k
+    for i in range(C.NUM_GOAL_CARDS) for k in range(MAX_SEATS + 1)
+])
+
+
+def goal_dynamic_values(state: AlpujarrasState, player: int) -> list[int]:
+    """The goal fields that change in play (done_by, observer_meets_it), card by card; the goal
+    shown and its reward are static (`static_part`)."""
+    n = state.num_players
+    seats = _seats(state, player)
+    pad = [0] * (MAX_SEATS - n)
+    flags = goal_flags(state, player)
+    values: list[int] = []
+    for i in range(C.NUM_GOAL_CARDS):
+        values += [state.goals_done[q][i] for q in seats]
+        values += pad
+        values.append(flags[2 * i + state.goal_sides[i]])
+    return values
+
+
+def player_row(state: AlpujarrasState, q: int) -> list[float]:
+    """One seat's `players` row (unscaled)."""
+    return [
+        1, *state.fruit[q], state.norias[q], state.dirhems[q], state.supply[q],
+        sum(state.farmers[q]), sum(state.town_farmers[q]), state.card_farmers[q],
+        *_token_grid(state.tokens[q]), state.markets_used[q], sum(state.goals_done[q]),
+        effects.score(state, q),
+    ]
+
+
+def solo_values(state: AlpujarrasState) -> list[float]:
+    """zara, zakats and solo (zero in the multiplayer game)."""
+    if not state.solo:
+        return _ZERO_SOLO
+    values = [state.zara_supply, state.zara_dirhems, effects.zara_score(state),
+              *_token_grid(state.zara_tokens)]
+    for i in range(C.NUM_ZAKAT_CARDS):
+        side = zakat_side(state, i)
+        wanted = [side.fruits.count(t) for t in range(C.NUM_FRUITS)]
+        payable = not state.zakat_paid[i] and can_pay_zakat(state, i)
+        values += [state.zakat_star[i], state.zakat_paid[i], *wanted, side.norias,
+                   side.dirhems, side.farmer, payable]
+    kinds = {t // 10 for t in state.tokens[0]}
+    values += [state.double_turns, *(t in kinds for t in range(C.NUM_FRUITS))]
+    return values
+
+
+def material_values(state: AlpujarrasState, player: int) -> list[float]:
+    """The unscaled values of every material block, in layout order, from `player`'s seat
+    (the reference the cached vectors are checked against)."""
+    values = pos_values(state, player) + farm_values(state, player)
+    values += town_values(state, player) + chan_values(state) + goal_values(state, player)
+    n = state.num_players
+    for k in range(MAX_SEATS):
+        values += player_row(state, (player + k) % n) if k < n else [0] * _PLAYER_WIDTH
+    return values + solo_values(state)
+
+
+def _refresh(state: AlpujarrasState, player: int, arr: np.ndarray, seen: list[int]) -> None:
+    """Rewrite the groups of `arr` whose versions moved on since `seen`."""
+    gv = state.gv
+    if seen[0] != gv[G_POS]:
+        _put(arr, _POS, pos_values(state, player), _POS_SCALE)
+        seen[0] = gv[G_POS]
+    if seen[1] != gv[G_FARM]:
+        _put(arr, _FARM, farm_values(state, player), _FARM_SCALE)
+        seen[1] = gv[G_FARM]
+    if seen[2] != gv[G_TOWN]:
+        _put(arr, _TOWN, town_values(state, player), _TOWN_SCALE)
+        seen[2] = gv[G_TOWN]
+    if seen[3] != gv[G_CHAN]:
+        _put(arr, _CHAN, chan_values(state), _CHAN_SCALE)
+        seen[3] = gv[G_CHAN]
+    n = state.num_players
+    seat_sum = 0
+    for k in range(n):
+        q = (player + k) % n
+        version = gv[G_SEAT + q]
+        seat_sum += version
+        if seen[5 + q] != version:
+            start = _PLAYERS0 + k * _PLAYER_WIDTH
+            _put(arr, slice(start, start + _PLAYER_WIDTH), player_row(state, q), _PLAYER_SCALE,
+                 clip=True)
+            seen[5 + q] = version
+    key = seat_sum + gv[G_FARM]
+    if seen[4] != key:
+        if not state.solo:
+            arr[_GOAL_DYNAMIC] = goal_dynamic_values(state, player)
+        seen[4] = key
+    if state.solo:
+        key = gv[G_ZARA] + gv[G_SEAT] + gv[G_FARM]
+        if seen[9] != key:
+            _put(arr, _SOLO, solo_values(state), _SOLO_SCALE, clip=True)
+            seen[9] = key
+
+
+def _static_of(state: AlpujarrasState) -> np.ndarray:
+    return static_part(tuple(state.layout), state.num_players, tuple(state.goal_sides))
+
+
 def material_part(state: AlpujarrasState, player: int) -> np.ndarray:
-    """Static blocks plus the material blocks from `player`'s seat (full length)."""
-    out = static_part(tuple(state.layout), state.num_players).copy()
+    """Static blocks plus the material blocks from `player`'s seat, computed from scratch."""
+    out = _static_of(state).copy()
     block = out[_MATERIAL_START:]
     block[:] = material_values(state, player)
     block *= _MATERIAL_SCALE
@@ -343,25 +525,74 @@ def turn_values(state: AlpujarrasState) -> list[float]:
     ]
 
 
+def _field_offsets(fields: Fields) -> dict[str, int]:
+    out, offset = {}, 0
+    for name, size, _ in fields:
+        out[name] = offset
+        offset += size
+    return out
+
+
+_T = {name: _OFF_TURN + off for name, off in _field_offsets(TURN_FIELDS).items()}
+
+
+def _write_turn(state: AlpujarrasState, out: np.ndarray) -> None:
+    """The turn block, written value by value (it is mostly zero)."""
+    if state.pend_place:
+        out[_T["place_left"]] = state.pend_place / 2.0
+        if state.place_target >= 0:
+            out[_T["place_farmland"] + state.place_target] = 1.0
+        if state.place_p2:
+            out[_T["place_two"]] = 1.0
+    if state.pend_move:
+        out[_T["move_left"]] = 1.0
+    if state.pend_irrigate:
+        out[_T["irrigate_left"]] = 1.0
+    if state.pend_norias:
+        out[_T["norias_left"]] = min(state.pend_norias / 2.0, 1.0)
+    if state.pend_fruit:
+        out[_T["fruit_left"]] = min(state.pend_fruit / 2.0, 1.0)
+    if state.market_left:
+        out[_T["market_open"]] = 1.0
+    if state.harvest_left:
+        out[_T["harvest_open"]] = 1.0
+    if state.card_left:
+        out[_T["card_open"]] = 1.0
+    if state.p2_first_farmland >= 0:
+        out[_T["p2_first_farmland"] + state.p2_first_farmland] = 1.0
+    if state.p2_first_fruit >= 0:
+        out[_T["p2_first_fruit"] + state.p2_first_fruit] = 1.0
+    chain = state.chain
+    if not chain:
+        return
+    if state.p2_second:
+        out[_T["p2_second"]] = 1.0
+    out[_T["chain"] + chain - 1] = 1.0
+    for name, value in (("noria_spend", state.spend_k - 1), ("farmland_chosen", state.sel_farmland),
+                        ("move_source", state.move_src), ("forced_farmland", state.forced_dst),
+                        ("swap_returned", state.swap_return), ("card_pending", state.pending_card)):
+        if value >= 0:
+            out[_T[name] + value] = 1.0
+
+
 def write_observation(state: AlpujarrasState, player: int, out: np.ndarray) -> None:
     """Fill `out` (float32, OBS_SIZE) with `player`'s view of `state`."""
-    key = (state.material_version, player)
-    cache = state._obs_cache
-    if cache is None or cache[0] != key:
-        cache = (key, material_part(state, player))
-        state._obs_cache = cache
-    out[:] = cache[1]
+    caches = state._obs_cache
+    if caches is None:
+        caches = state._obs_cache = {}
+    entry = caches.get(player)
+    if entry is None:
+        arr = _static_of(state).copy()
+        entry = caches[player] = (arr, [-1] * (G_SEAT + MAX_SEATS + 1))
+    arr, seen = entry
+    _refresh(state, player, arr, seen)
+    out[:] = arr
     phase = state.phase
     if phase < NUM_DECISION_PHASES:
         out[_OFF_PHASE + phase] = 1.0
-    n = state.num_players
-    out[_OFF_META + n - 1] = 1.0
-    out[_OFF_META + 4] = float(state.solo)
-    out[_OFF_META + 5] = float(n == 4)
     out[_OFF_META + 6] = min(state.steps / STEP_SCALE, 1.0)
-    rear = min(state.pos[q] for q in range(n)) + 1
+    pos = state.pos
+    rear = min(pos[:state.num_players]) + 1
     out[_OFF_META + 7] = rear / S
     if phase == Phase.ACTION or state.chain:
-        turn = np.asarray(turn_values(state), dtype=np.float32) * _TURN_SCALE
-        np.minimum(turn, 1.0, out=turn)
-        out[_OFF_TURN:_OFF_TURN + len(turn)] = turn
+        _write_turn(state, out)

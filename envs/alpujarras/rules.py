@@ -35,6 +35,7 @@ from .actions import (
     describe,
 )
 from .goals import can_pay_zakat, goal_met, zakat_side
+from .groups import G_CHAN, G_FARM, G_POS, G_SEAT, G_TOWN, G_ZARA
 
 if TYPE_CHECKING:
     from .state import AlpujarrasState
@@ -233,10 +234,13 @@ def apply(state: AlpujarrasState, action: int) -> None:
     p = state.current_player
     state.steps += 1
     state.version += 1
-    if not (phase == Phase.ACTION and action in (DO_PLACE, DO_MOVE)) and not (
-        phase == Phase.MOVE_SOURCE and state.forced_dst < 0
-    ):
-        state.material_version += 1
+    _touch(state, phase, action, p)
+    _transition(state, phase, p, action)
+    if state.terminal:
+        state.gv[G_FARM] += 1  # the harvest hints go to zero once the game is over
+
+
+def _transition(state: AlpujarrasState, phase: int, p: int, action: int) -> None:
     if phase == Phase.MOVE:
         turns.arrive(state, p, action)
     elif phase == Phase.ACTION:
@@ -276,6 +280,41 @@ def apply(state: AlpujarrasState, action: int) -> None:
         effects.return_fruit(state, p, state.swap_return)
         effects.gain_fruit(state, p, action - FRUIT0)
         _end_chain(state)
+
+
+def _touch(state: AlpujarrasState, phase: int, action: int, p: int) -> None:
+    """Bump the versions of the observation groups `action` can change (a superset: the caches
+    are then rebuilt for them). Only END_TURN reaches other seats, the die and Zara."""
+    gv = state.gv
+    if phase == Phase.ACTION:
+        if action == END_TURN:
+            # the actor's harvest and sale, the next piece to act, the die; Zara's turns change
+            # her farmers, the towns and her holdings; the end of the game is bumped after it
+            gv[G_POS] += 1
+            if state.solo:
+                gv[G_FARM] += 1
+                gv[G_TOWN] += 1
+                gv[G_ZARA] += 1
+        if action in (DO_PLACE, DO_MOVE):
+            return  # only the turn context changes
+        if CHANNEL0 <= action < DELIVER0:
+            gv[G_FARM] += 1
+            gv[G_CHAN] += 1
+        elif DELIVER0 <= action < CARD0:
+            gv[G_FARM] += 1
+            gv[G_TOWN] += 1
+        elif action >= CARD0:
+            gv[G_ZARA] += 1
+    elif phase == Phase.MOVE:
+        gv[G_POS] += 1
+        gv[G_ZARA] += 1  # a solo double turn
+    elif phase == Phase.SWAP_RETURN or (phase == Phase.MOVE_SOURCE and state.forced_dst < 0):
+        return  # only the turn context changes
+    elif phase in (Phase.PLACE_FARMLAND, Phase.MOVE_SOURCE, Phase.MOVE_TARGET,
+                   Phase.GOAL_FARMER, Phase.ZAKAT_FARMER):
+        gv[G_FARM] += 1
+        gv[G_ZARA] += 1
+    gv[G_SEAT + p] += 1
 
 
 def _apply_action(state: AlpujarrasState, p: int, action: int) -> None:

@@ -19,6 +19,7 @@ from ..core.errors import CorruptRecordError
 from . import components as C
 from . import rules
 from .actions import N_ACTIONS
+from .groups import NUM_GROUPS
 
 _INT_FIELDS = (
     "num_players", "current_player", "phase", "steps", "turns", "pend_place", "place_target",
@@ -54,27 +55,25 @@ class AlpujarrasState(GameState):
     """
 
     __slots__ = (
-        *_ALL_FIELDS, "track", "version", "material_version", "_mask", "_mask_version",
-        "_obs_cache", "_static_cache",
+        *_ALL_FIELDS, "track", "version", "gv", "_mask", "_mask_version", "_obs_cache",
     )
 
     def __init__(self) -> None:
         self.track: tuple[C.Space, ...] = ()
         self.version = 0  # bumped by every action: the mask cache key
-        self.material_version = 0  # bumped when anything but the turn context changes
+        # one version per observation group (groups.G_*), bumped by rules.apply
+        self.gv = [0] * NUM_GROUPS
         self._mask = np.zeros(N_ACTIONS, dtype=bool)
         self._mask_version = -1
-        self._obs_cache = None
-        self._static_cache = None
+        self._obs_cache: dict | None = None  # observer -> (vector, group versions it shows)
 
     def invalidate(self) -> None:
         """Drop cached masks and observation parts; call after editing fields by hand."""
         self.track = C.build_track(tuple(self.layout), C.four_player_side(self.num_players))
         self.version += 1
-        self.material_version += 1
+        self.gv = [v + 1 for v in self.gv]
         self._mask_version = -1
         self._obs_cache = None
-        self._static_cache = None
 
     # --- derived facts ---------------------------------------------------------------------------
     @property
@@ -204,11 +203,14 @@ class AlpujarrasState(GameState):
             setattr(new, name, [list(x) for x in getattr(self, name)])
         new.track = self.track
         new.version = self.version
-        new.material_version = self.material_version
+        new.gv = list(self.gv)
         new._mask = np.zeros(N_ACTIONS, dtype=bool)
         new._mask_version = -1
-        new._obs_cache = self._obs_cache  # read-only arrays keyed by versions: safe to share
-        new._static_cache = self._static_cache
+        caches = self._obs_cache
+        # the cached vectors are updated in place, so each state needs its own copies
+        new._obs_cache = None if caches is None else {
+            q: (arr.copy(), list(seen)) for q, (arr, seen) in caches.items()
+        }
         return new
 
     def __getstate__(self) -> dict[str, Any]:

@@ -272,3 +272,22 @@ def test_alp41_market_actions_are_capped_at_five():
     toks = [(APPLE, 2), (CHERRY, 3), (LEMON, 4), (ORANGE, 5), (GRAPE, 3)]
     s = at(3, MKT, farmers={0: {RED: 1}}, fruit={0: {CHERRY: 5}}, tokens={0: toks})
     assert s.markets_used[0] == 5 and not s.market_left and not legal(s) & DELIVERS
+
+
+def test_goal_flags_agree_with_the_ten_predicates():
+    """ALP-51 … ALP-60: the observation's one-pass goal check equals the ten predicates on the
+    states of random games."""
+    import numpy as np
+    from alp_helpers import short_move_policy
+
+    from huerta.envs.alpujarras import new_game
+
+    for seed in range(15):
+        s = new_game(2 + seed % 3, seed=seed)
+        rng = np.random.default_rng(seed)
+        while not s.is_terminal:
+            for p in range(s.num_players):
+                assert goals.goal_flags(s, p) == [
+                    goals.goal_met(s, p, g) for g in range(C.NUM_GOALS)
+                ]
+            s.apply(short_move_policy(s, rng))
