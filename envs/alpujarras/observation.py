@@ -22,7 +22,7 @@ import numpy as np
 from . import components as C
 from . import effects, turns
 from .actions import NUM_DECISION_PHASES, Chain, Phase
-from .goals import can_pay_zakat, goal_flags, goal_met, zakat_side
+from .goals import GOAL_CHECKS, can_pay_zakat, goal_met, zakat_side
 from .groups import G_CHAN, G_FARM, G_POS, G_SEAT, G_TOWN, G_ZARA
 
 if TYPE_CHECKING:
@@ -246,6 +246,10 @@ def static_part(
         offset += len(rows)
     start = SLICES["channel_facts"].start
     out[start:start + len(_FACTS)] = _FACTS
+    for k in range(num_players):
+        out[SLICES["pieces"].start + k * _width(PIECE_FIELDS)] = 1.0
+    if num_players <= 2:
+        out[SLICES["die"].start] = 1.0
     out[_OFF_META + num_players - 1] = 1.0
     out[_OFF_META + 4] = float(num_players == 1)
     out[_OFF_META + 5] = float(four)
@@ -299,6 +303,47 @@ def _put(arr: np.ndarray, part: slice, values: list, scale: np.ndarray, clip: bo
 def _seats(state: AlpujarrasState, player: int) -> list[int]:
     n = state.num_players
     return [(player + k) % n for k in range(n)]
+
+
+_OCC0 = SLICES["occupancy"].start
+
+
+_PIECE_WIDTH = _width(PIECE_FIELDS)
+_PIECES0 = SLICES["pieces"].start
+_DIE0 = SLICES["die"].start
+_INV_S = np.float32(1.0 / S)  # exactly the divisor np.full(…, 1.0 / S) stores
+_INV_4 = np.float32(0.25)
+
+
+def _write_pos(state: AlpujarrasState, player: int, arr: np.ndarray, last: list) -> None:
+    """The position group, by difference: only the pieces whose (space, spot, acting) changed
+    since `last` get their occupancy and piece entries rewritten (usually one or two)."""
+    n = state.num_players
+    pos = state.pos
+    spot = state.spot
+    track = state.track
+    acting = state.current_player if not state.terminal else -1
+    for i in range(len(pos)):
+        s = pos[i]
+        now = (s, spot[i], i == acting)
+        before = last[i]
+        if before == now:
+            continue
+        if i < n:
+            k = (i - player) % n
+            base = _PIECES0 + k * _PIECE_WIDTH
+            arr[base + 4] = 1.0 if i == acting else 0.0
+        else:
+            k = 4
+            base = _DIE0
+        if before is not None and before[0] >= 0:
+            arr[_OCC0 + before[0] * 5 + k] = 0.0
+        if s >= 0:
+            arr[_OCC0 + s * 5 + k] = 1.0
+        arr[base + 1] = _INV_S * (s + 1)  # float32 arithmetic, as the reference's scaling
+        arr[base + 2] = _INV_4 * spot[i]
+        arr[base + 3] = 1.0 if s >= 0 and track[s].kind == C.END else 0.0
+        last[i] = now
 
 
 def pos_values(state: AlpujarrasState, player: int) -> list[float]:
@@ -409,12 +454,11 @@ def goal_dynamic_values(state: AlpujarrasState, player: int) -> list[int]:
     n = state.num_players
     seats = _seats(state, player)
     pad = [0] * (MAX_SEATS - n)
-    flags = goal_flags(state, player)
     values: list[int] = []
     for i in range(C.NUM_GOAL_CARDS):
         values += [state.goals_done[q][i] for q in seats]
         values += pad
-        values.append(flags[2 * i + state.goal_sides[i]])
+        values.append(GOAL_CHECKS[2 * i + state.goal_sides[i]](state, player))
     return values
 
 
@@ -456,11 +500,13 @@ def material_values(state: AlpujarrasState, player: int) -> list[float]:
     return values + solo_values(state)
 
 
-def _refresh(state: AlpujarrasState, player: int, arr: np.ndarray, seen: list[int]) -> None:
+def _refresh(
+    state: AlpujarrasState, player: int, arr: np.ndarray, seen: list[int], last: list
+) -> None:
     """Rewrite the groups of `arr` whose versions moved on since `seen`."""
     gv = state.gv
     if seen[0] != gv[G_POS]:
-        _put(arr, _POS, pos_values(state, player), _POS_SCALE)
+        _write_pos(state, player, arr, last)
         seen[0] = gv[G_POS]
     if seen[1] != gv[G_FARM]:
         _put(arr, _FARM, farm_values(state, player), _FARM_SCALE)
@@ -472,21 +518,21 @@ def _refresh(state: AlpujarrasState, player: int, arr: np.ndarray, seen: list[in
         _put(arr, _CHAN, chan_values(state), _CHAN_SCALE)
         seen[3] = gv[G_CHAN]
     n = state.num_players
-    seat_sum = 0
     for k in range(n):
         q = (player + k) % n
         version = gv[G_SEAT + q]
-        seat_sum += version
         if seen[5 + q] != version:
             start = _PLAYERS0 + k * _PLAYER_WIDTH
             _put(arr, slice(start, start + _PLAYER_WIDTH), player_row(state, q), _PLAYER_SCALE,
                  clip=True)
             seen[5 + q] = version
-    key = seat_sum + gv[G_FARM]
-    if seen[4] != key:
-        if not state.solo:
+    if not state.solo:
+        # what the observer meets moves with their holdings and the farmlands; who completed
+        # what only grows with the farmers on the cards
+        key = (gv[G_SEAT + player] + gv[G_FARM]) * 64 + sum(state.card_farmers)
+        if seen[4] != key:
             arr[_GOAL_DYNAMIC] = goal_dynamic_values(state, player)
-        seen[4] = key
+            seen[4] = key
     if state.solo:
         key = gv[G_ZARA] + gv[G_SEAT] + gv[G_FARM]
         if seen[9] != key:
@@ -583,9 +629,9 @@ def write_observation(state: AlpujarrasState, player: int, out: np.ndarray) -> N
     entry = caches.get(player)
     if entry is None:
         arr = _static_of(state).copy()
-        entry = caches[player] = (arr, [-1] * (G_SEAT + MAX_SEATS + 1))
-    arr, seen = entry
-    _refresh(state, player, arr, seen)
+        entry = caches[player] = (arr, [-1] * (G_SEAT + MAX_SEATS + 1), [None] * len(state.pos))
+    arr, seen, last = entry
+    _refresh(state, player, arr, seen, last)
     out[:] = arr
     phase = state.phase
     if phase < NUM_DECISION_PHASES:

@@ -288,13 +288,16 @@ def _touch(state: AlpujarrasState, phase: int, action: int, p: int) -> None:
     gv = state.gv
     if phase == Phase.ACTION:
         if action == END_TURN:
-            # the actor's harvest and sale, the next piece to act, the die; Zara's turns change
-            # her farmers, the towns and her holdings; the end of the game is bumped after it
+            # the next piece to act and the die move; the actor's holdings change only by the
+            # automatic harvest or the end-track sale; Zara's turns change her farmers, the towns
+            # and her holdings; the end of the game is bumped after the transition
             gv[G_POS] += 1
             if state.solo:
                 gv[G_FARM] += 1
                 gv[G_TOWN] += 1
                 gv[G_ZARA] += 1
+            elif not state.harvest_left and state.track[state.pos[p]].kind != C.END:
+                return
         if action in (DO_PLACE, DO_MOVE):
             return  # only the turn context changes
         if CHANNEL0 <= action < DELIVER0:
@@ -307,7 +310,10 @@ def _touch(state: AlpujarrasState, phase: int, action: int, p: int) -> None:
             gv[G_ZARA] += 1
     elif phase == Phase.MOVE:
         gv[G_POS] += 1
-        gv[G_ZARA] += 1  # a solo double turn
+        if state.solo:
+            gv[G_ZARA] += 1  # a double turn
+        elif not state.track[action].icons.dirhems:
+            return  # nothing is paid on arrival
     elif phase == Phase.SWAP_RETURN or (phase == Phase.MOVE_SOURCE and state.forced_dst < 0):
         return  # only the turn context changes
     elif phase in (Phase.PLACE_FARMLAND, Phase.MOVE_SOURCE, Phase.MOVE_TARGET,

@@ -209,7 +209,7 @@ class AlpujarrasState(GameState):
         caches = self._obs_cache
         # the cached vectors are updated in place, so each state needs its own copies
         new._obs_cache = None if caches is None else {
-            q: (arr.copy(), list(seen)) for q, (arr, seen) in caches.items()
+            q: (arr.copy(), list(seen), list(last)) for q, (arr, seen, last) in caches.items()
         }
         return new
 
