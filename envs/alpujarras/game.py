@@ -37,7 +37,7 @@ def deal_towns(rng: np.random.Generator, tokens: list[int], per_town: int) -> li
     """ALP-06, G-13: deal `per_town` tokens to each town, redealing until every town shows at
     least three fruit kinds; each town's tokens are kept sorted (canonical slots)."""
     for _ in range(MAX_DEALS):
-        order = [tokens[i] for i in rng.permutation(len(tokens))]
+        order = [tokens[i] for i in rng.permutation(len(tokens)).tolist()]
         towns = [sorted(order[w * per_town:(w + 1) * per_town]) for w in range(C.NUM_TOWNS)]
         if all(len({t // 10 for t in town}) >= C.MIN_KINDS_PER_TOWN for town in towns):
             return towns
@@ -70,8 +70,8 @@ def new_game(
     s.num_players = n
     s.solo = solo
     # ALP-04, G-11: go, then market and harvest segments alternating (market first), then end
-    markets = [C.MARKET_SEGMENTS[i] for i in rng.permutation(len(C.MARKET_SEGMENTS))]
-    harvests = [C.HARVEST_SEGMENTS[i] for i in rng.permutation(len(C.HARVEST_SEGMENTS))]
+    markets = [C.MARKET_SEGMENTS[i] for i in rng.permutation(len(C.MARKET_SEGMENTS)).tolist()]
+    harvests = [C.HARVEST_SEGMENTS[i] for i in rng.permutation(len(C.HARVEST_SEGMENTS)).tolist()]
     first, second = (markets, harvests) if C.MARKET_FIRST else (harvests, markets)
     middle = [seg for pair in zip(first, second, strict=True) for seg in pair]
     s.layout = [C.GO_SEGMENT, *middle, C.END_SEGMENT]
@@ -86,20 +86,20 @@ def new_game(
             s.removed_tokens.append(tok)
     s.towns = deal_towns(rng, tokens, C.TOKENS_PER_TOWN[n])
     # ALP-07, ZARA-01: award tokens (none in the solo game)
-    s.award_ids = [int(i) for i in rng.permutation(C.NUM_TOWNS)]
+    s.award_ids = rng.permutation(C.NUM_TOWNS).tolist()
     s.awards = [C.AWARD_GONE if solo else C.AWARD_GREEN] * C.NUM_TOWNS
     # ALP-08, ZARA-01/02: goal cards, or zakat cards in the solo game
     if solo:
         s.goal_sides = [-1] * C.NUM_GOAL_CARDS
-        starred = {int(i) for i in rng.choice(C.NUM_ZAKAT_CARDS, size=stars, replace=False)}
+        starred = set(rng.choice(C.NUM_ZAKAT_CARDS, size=stars, replace=False).tolist())
         s.zakat_star = [i in starred for i in range(C.NUM_ZAKAT_CARDS)]
     else:
-        s.goal_sides = [int(x) for x in rng.integers(0, 2, size=C.NUM_GOAL_CARDS)]
+        s.goal_sides = rng.integers(0, 2, size=C.NUM_GOAL_CARDS).tolist()
         s.zakat_star = [False] * C.NUM_ZAKAT_CARDS
     s.zakat_paid = [False] * C.NUM_ZAKAT_CARDS
     # ALP-09: the crop bag, in draw order (drawn from the end)
     bag = [k for k in range(C.NUM_FRUITS) for _ in range(C.CROPS_PER_KIND)]
-    s.bag = [bag[i] for i in rng.permutation(len(bag))]
+    s.bag = [bag[i] for i in rng.permutation(len(bag)).tolist()]
     s.fields = [[-1] * C.EMPTY_FIELDS for _ in range(C.NUM_FARMLANDS)]
     s.channels = [False] * C.NUM_CHANNELS
     # ALP-10, ALP-11: players start with 15 farmers in supply and nothing else
@@ -116,7 +116,7 @@ def new_game(
     s.goals_done = [[False] * C.NUM_GOAL_CARDS for _ in range(n)]
     # ALP-12, ALP-13, G-09, ZARA-03: mules on the rear start spots in random order, the die on
     # the front one (solo: the player behind the die)
-    order = [int(i) for i in rng.permutation(n)]
+    order = rng.permutation(n).tolist()
     s.pos = [-1] * (n + (1 if n <= 2 else 0))
     s.spot = [0] * len(s.pos)
     for spot, q in enumerate(order):
@@ -125,8 +125,9 @@ def new_game(
         s.spot[n] = n
     # die rolls to come (2-player die, Zara): each roll moves the die forward, so the track length
     # bounds how many a game can use
-    s.rolls = [int(r) for r in rng.integers(1, C.DIE_SIDES + 1, size=len(s.track))] if n <= 2 \
-        else []
+    s.rolls = (
+        rng.integers(1, C.DIE_SIDES + 1, size=len(s.track)).tolist() if n <= 2 else []
+    )
     # ZARA-04, ZARA-05, ZG-02: Zara's mule in a random farmland, her farmers in her supply
     s.zara_farmland = int(rng.integers(C.NUM_FARMLANDS)) if solo else 0
     s.zara_farmers = [0] * C.NUM_FARMLANDS

@@ -6,7 +6,6 @@ every requirement is "at least" (G-15).
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -126,13 +125,21 @@ def zakat_side(state: AlpujarrasState, i: int) -> C.Zakat:
     return C.ZAKAT_CARDS[i][1 if state.zakat_star[i] else 0]
 
 
+# fruit asked per kind, for each (card, star side)
+ZAKAT_FRUIT = {
+    (i, star): tuple(side.fruits.count(t) for t in range(C.NUM_FRUITS))
+    for i, sides in enumerate(C.ZAKAT_CARDS) for star, side in enumerate(sides)
+}
+
+
 def can_pay_zakat(state: AlpujarrasState, i: int) -> bool:
     """ZARA-09: the player holds everything card `i` asks for (a farmland farmer for the
     crossed-out farmer icon; town farmers do not count, ALP-40)."""
     side = zakat_side(state, i)
     fruit = state.fruit[0]
-    for t, count in Counter(side.fruits).items():
-        if fruit[t] < count:
+    wanted = ZAKAT_FRUIT[i, 1 if state.zakat_star[i] else 0]
+    for t in range(C.NUM_FRUITS):
+        if fruit[t] < wanted[t]:
             return False
     if state.norias[0] < side.norias or state.dirhems[0] < side.dirhems:
         return False

@@ -22,7 +22,7 @@ import numpy as np
 from . import components as C
 from . import effects, turns
 from .actions import NUM_DECISION_PHASES, Chain, Phase
-from .goals import GOAL_CHECKS, can_pay_zakat, goal_met, zakat_side
+from .goals import GOAL_CHECKS, ZAKAT_FRUIT, can_pay_zakat, goal_met, zakat_side
 from .groups import G_CHAN, G_FARM, G_POS, G_SEAT, G_TOWN, G_ZARA
 
 if TYPE_CHECKING:
@@ -480,7 +480,7 @@ def solo_values(state: AlpujarrasState) -> list[float]:
               *_token_grid(state.zara_tokens)]
     for i in range(C.NUM_ZAKAT_CARDS):
         side = zakat_side(state, i)
-        wanted = [side.fruits.count(t) for t in range(C.NUM_FRUITS)]
+        wanted = ZAKAT_FRUIT[i, 1 if state.zakat_star[i] else 0]
         payable = not state.zakat_paid[i] and can_pay_zakat(state, i)
         values += [state.zakat_star[i], state.zakat_paid[i], *wanted, side.norias,
                    side.dirhems, side.farmer, payable]
@@ -519,7 +519,9 @@ def _refresh(
         seen[3] = gv[G_CHAN]
     n = state.num_players
     for k in range(n):
-        q = (player + k) % n
+        q = player + k
+        if q >= n:
+            q -= n
         version = gv[G_SEAT + q]
         if seen[5 + q] != version:
             start = _PLAYERS0 + k * _PLAYER_WIDTH

@@ -40,6 +40,7 @@ from .groups import G_CHAN, G_FARM, G_POS, G_SEAT, G_TOWN, G_ZARA
 if TYPE_CHECKING:
     from .state import AlpujarrasState
 
+_MOVE = int(Phase.MOVE)
 _F = range(C.NUM_FARMLANDS)
 _T = range(C.NUM_FRUITS)
 _SLOTS = C.MAX_TOKENS_PER_TOWN
@@ -135,9 +136,8 @@ def write_legal_mask(state: AlpujarrasState, mask: np.ndarray) -> None:
         return
     p = state.current_player
     phase = state.phase
-    if phase == Phase.MOVE:
-        for s in turns.move_targets(state, p):
-            mask[s] = True
+    if phase == _MOVE:
+        mask[turns.move_targets(state, p)] = True
     elif phase == Phase.ACTION:
         _action_mask(state, p, mask)
     elif phase == Phase.PLACE_FARMLAND:
