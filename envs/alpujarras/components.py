@@ -254,10 +254,12 @@ def token(fruit: int, value: int) -> int:
 
 
 def token_fruit(tok: int) -> int:
+    """The fruit kind of a delivery token."""
     return tok // 10
 
 
 def token_value(tok: int) -> int:
+    """The fruit value of a delivery token (fruit it asks for)."""
     return tok % 10
 
 
@@ -267,6 +269,7 @@ def token_dirhems(tok: int) -> int:
 
 
 def token_label(tok: int) -> str:
+    """'cherry-4' for the cherry token of value 4."""
     return f"{FRUITS[tok // 10]}-{tok % 10}"
 
 
@@ -315,6 +318,7 @@ class Zakat:
     farmer: bool = False
 
     def label(self) -> str:
+        """'orange + lemon + a farmer' (the zakat table of seeds/alpujarras.md)."""
         parts = [FRUITS[f] for f in self.fruits]
         if self.norias:
             parts.append(f"{self.norias} noria{'s' if self.norias > 1 else ''}")

@@ -41,6 +41,7 @@ def gain_fruit(state: AlpujarrasState, p: int, t: int) -> bool:
 
 
 def return_fruit(state: AlpujarrasState, p: int, t: int, count: int = 1) -> None:
+    """`count` fruit of kind `t` go from `p` back to the supply."""
     state.fruit[p][t] -= count
     state.fruit_supply[t] += count
 

@@ -83,6 +83,7 @@ class AlpujarrasState(GameState):
 
     @property
     def num_pieces(self) -> int:
+        """Mules plus the die where it is in play."""
         return self.num_players + (1 if self.num_players <= 2 else 0)
 
     @property

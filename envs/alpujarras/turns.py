@@ -23,6 +23,7 @@ def key(state: AlpujarrasState, piece: int) -> int:
 
 
 def on_end(state: AlpujarrasState, piece: int) -> bool:
+    """Whether `piece` stands on the end track."""
     s = state.pos[piece]
     return s >= 0 and state.track[s].kind == C.END
 
