@@ -40,7 +40,25 @@ from .groups import G_CHAN, G_FARM, G_POS, G_SEAT, G_TOWN, G_ZARA
 if TYPE_CHECKING:
     from .state import AlpujarrasState
 
-_MOVE = int(Phase.MOVE)
+# plain ints for the hot paths (IntEnum attribute lookups are slow)
+_P_ACTION = int(Phase.ACTION)
+_P_GAIN_FRUIT = int(Phase.GAIN_FRUIT)
+_P_GOAL_FARMER = int(Phase.GOAL_FARMER)
+_P_MOVE = int(Phase.MOVE)
+_P_MOVE_SOURCE = int(Phase.MOVE_SOURCE)
+_P_MOVE_TARGET = int(Phase.MOVE_TARGET)
+_P_PLACE_FARMLAND = int(Phase.PLACE_FARMLAND)
+_P_SWAP_GAIN = int(Phase.SWAP_GAIN)
+_P_SWAP_RETURN = int(Phase.SWAP_RETURN)
+_P_ZAKAT_FARMER = int(Phase.ZAKAT_FARMER)
+_C_GOAL = int(Chain.GOAL)
+_C_MOVE_ICON = int(Chain.MOVE_ICON)
+_C_NORIA_MOVE = int(Chain.NORIA_MOVE)
+_C_NORIA_PLACE = int(Chain.NORIA_PLACE)
+_C_NORIA_SWAP = int(Chain.NORIA_SWAP)
+_C_PLACE_ICON = int(Chain.PLACE_ICON)
+_C_ZAKAT = int(Chain.ZAKAT)
+
 _F = range(C.NUM_FARMLANDS)
 _T = range(C.NUM_FRUITS)
 _SLOTS = C.MAX_TOKENS_PER_TOWN
@@ -136,37 +154,37 @@ def write_legal_mask(state: AlpujarrasState, mask: np.ndarray) -> None:
         return
     p = state.current_player
     phase = state.phase
-    if phase == _MOVE:
+    if phase == _P_MOVE:
         mask[turns.move_targets(state, p)] = True
-    elif phase == Phase.ACTION:
+    elif phase == _P_ACTION:
         _action_mask(state, p, mask)
-    elif phase == Phase.PLACE_FARMLAND:
+    elif phase == _P_PLACE_FARMLAND:
         if state.forced_dst >= 0:
             mask[FARMLAND0 + state.forced_dst] = True
         else:
             mask[FARMLAND0:FARMLAND0 + C.NUM_FARMLANDS] = True
-    elif phase == Phase.MOVE_SOURCE:
+    elif phase == _P_MOVE_SOURCE:
         farmers = state.farmers[p]
         for f in _F:
             if farmers[f] and f != state.forced_dst:
                 mask[FARMLAND0 + f] = True
-    elif phase == Phase.MOVE_TARGET:
+    elif phase == _P_MOVE_TARGET:
         mask[FARMLAND0:FARMLAND0 + C.NUM_FARMLANDS] = True
         mask[FARMLAND0 + state.move_src] = False
-    elif phase in (Phase.GOAL_FARMER, Phase.ZAKAT_FARMER):
+    elif phase in (_P_GOAL_FARMER, _P_ZAKAT_FARMER):
         farmers = state.farmers[p]
         for f in _F:
             if farmers[f]:
                 mask[FARMLAND0 + f] = True
-    elif phase == Phase.GAIN_FRUIT:
+    elif phase == _P_GAIN_FRUIT:
         for t in gain_options(state, p, state.sel_farmland):
             mask[FRUIT0 + t] = True
-    elif phase == Phase.SWAP_RETURN:
+    elif phase == _P_SWAP_RETURN:
         fruit = state.fruit[p]
         for t in _T:
             if fruit[t] and any(fruit[b] < C.FRUIT_CAP for b in _T if b != t):
                 mask[FRUIT0 + t] = True
-    elif phase == Phase.SWAP_GAIN:
+    elif phase == _P_SWAP_GAIN:
         fruit = state.fruit[p]
         for t in _T:
             if t != state.swap_return and fruit[t] < C.FRUIT_CAP:
@@ -241,42 +259,42 @@ def apply(state: AlpujarrasState, action: int) -> None:
 
 
 def _transition(state: AlpujarrasState, phase: int, p: int, action: int) -> None:
-    if phase == Phase.MOVE:
+    if phase == _P_MOVE:
         turns.arrive(state, p, action)
-    elif phase == Phase.ACTION:
+    elif phase == _P_ACTION:
         _apply_action(state, p, action)
-    elif phase == Phase.PLACE_FARMLAND:
+    elif phase == _P_PLACE_FARMLAND:
         f = action - FARMLAND0
         state.supply[p] -= 1
         state.farmers[p][f] += 1
         _start_gain(state, p, f)
-    elif phase == Phase.MOVE_SOURCE:
+    elif phase == _P_MOVE_SOURCE:
         f = action - FARMLAND0
         state.move_src = f
         if state.forced_dst >= 0:
             _move_farmer(state, p, f, state.forced_dst)
         else:
-            state.phase = int(Phase.MOVE_TARGET)
-    elif phase == Phase.MOVE_TARGET:
+            state.phase = _P_MOVE_TARGET
+    elif phase == _P_MOVE_TARGET:
         _move_farmer(state, p, state.move_src, action - FARMLAND0)
-    elif phase == Phase.GOAL_FARMER:
+    elif phase == _P_GOAL_FARMER:
         effects.complete_goal(state, p, state.pending_card, action - FARMLAND0)
         turns.clear_chain(state)
-        state.phase = int(Phase.ACTION)
-    elif phase == Phase.ZAKAT_FARMER:
+        state.phase = _P_ACTION
+    elif phase == _P_ZAKAT_FARMER:
         effects.pay_zakat(state, state.pending_card, action - FARMLAND0)
         turns.clear_chain(state)
-        state.phase = int(Phase.ACTION)
-    elif phase == Phase.GAIN_FRUIT:
+        state.phase = _P_ACTION
+    elif phase == _P_GAIN_FRUIT:
         t = action - FRUIT0
         effects.gain_fruit(state, p, t)
-        if state.chain == Chain.PLACE_ICON and state.place_p2 and not state.p2_second:
+        if state.chain == _C_PLACE_ICON and state.place_p2 and not state.p2_second:
             state.p2_first_fruit = t
         _end_chain(state)
-    elif phase == Phase.SWAP_RETURN:
+    elif phase == _P_SWAP_RETURN:
         state.swap_return = action - FRUIT0
-        state.phase = int(Phase.SWAP_GAIN)
-    elif phase == Phase.SWAP_GAIN:
+        state.phase = _P_SWAP_GAIN
+    elif phase == _P_SWAP_GAIN:
         effects.return_fruit(state, p, state.swap_return)
         effects.gain_fruit(state, p, action - FRUIT0)
         _end_chain(state)
@@ -286,7 +304,7 @@ def _touch(state: AlpujarrasState, phase: int, action: int, p: int) -> None:
     """Bump the versions of the observation groups `action` can change (a superset: the caches
     are then rebuilt for them). Only END_TURN reaches other seats, the die and Zara."""
     gv = state.gv
-    if phase == Phase.ACTION:
+    if phase == _P_ACTION:
         if action == END_TURN:
             # the next piece to act and the die move; the actor's holdings change only by the
             # automatic harvest or the end-track sale; Zara's turns change her farmers, the towns
@@ -308,16 +326,16 @@ def _touch(state: AlpujarrasState, phase: int, action: int, p: int) -> None:
             gv[G_TOWN] += 1
         elif action >= CARD0:
             gv[G_ZARA] += 1
-    elif phase == Phase.MOVE:
+    elif phase == _P_MOVE:
         gv[G_POS] += 1
         if state.solo:
             gv[G_ZARA] += 1  # a double turn
         elif not state.track[action].icons.dirhems:
             return  # nothing is paid on arrival
-    elif phase == Phase.SWAP_RETURN or (phase == Phase.MOVE_SOURCE and state.forced_dst < 0):
+    elif phase == _P_SWAP_RETURN or (phase == _P_MOVE_SOURCE and state.forced_dst < 0):
         return  # only the turn context changes
-    elif phase in (Phase.PLACE_FARMLAND, Phase.MOVE_SOURCE, Phase.MOVE_TARGET,
-                   Phase.GOAL_FARMER, Phase.ZAKAT_FARMER):
+    elif phase in (_P_PLACE_FARMLAND, _P_MOVE_SOURCE, _P_MOVE_TARGET,
+                   _P_GOAL_FARMER, _P_ZAKAT_FARMER):
         gv[G_FARM] += 1
         gv[G_ZARA] += 1
     gv[G_SEAT + p] += 1
@@ -329,15 +347,15 @@ def _apply_action(state: AlpujarrasState, p: int, action: int) -> None:
     elif action == DO_PLACE:
         first_of_two = state.place_p2 and state.pend_place == 2
         state.pend_place -= 1
-        state.chain = int(Chain.PLACE_ICON)
+        state.chain = _C_PLACE_ICON
         state.p2_second = state.place_p2 and not first_of_two
         state.forced_dst = state.place_target
         # ALP-28: with an empty supply the place icon is a move
-        state.phase = int(Phase.PLACE_FARMLAND if state.supply[p] else Phase.MOVE_SOURCE)
+        state.phase = int(_P_PLACE_FARMLAND if state.supply[p] else _P_MOVE_SOURCE)
     elif action == DO_MOVE:
         state.pend_move -= 1
-        state.chain = int(Chain.MOVE_ICON)
-        state.phase = int(Phase.MOVE_SOURCE)
+        state.chain = _C_MOVE_ICON
+        state.phase = _P_MOVE_SOURCE
     elif action == DO_TAKE_NORIAS:
         effects.gain_norias(state, p, state.pend_norias)  # G-25: the whole icon at once
         state.pend_norias = 0
@@ -351,14 +369,14 @@ def _apply_action(state: AlpujarrasState, p: int, action: int) -> None:
         state.dirhems[p] += dirhems
         state.spend_k = k
         if kind == "place":
-            state.chain = int(Chain.NORIA_PLACE)
-            state.phase = int(Phase.PLACE_FARMLAND)
+            state.chain = _C_NORIA_PLACE
+            state.phase = _P_PLACE_FARMLAND
         elif kind == "move":
-            state.chain = int(Chain.NORIA_MOVE)
-            state.phase = int(Phase.MOVE_SOURCE)
+            state.chain = _C_NORIA_MOVE
+            state.phase = _P_MOVE_SOURCE
         else:
-            state.chain = int(Chain.NORIA_SWAP)
-            state.phase = int(Phase.SWAP_RETURN)
+            state.chain = _C_NORIA_SWAP
+            state.phase = _P_SWAP_RETURN
     elif FRUIT0 <= action < CHANNEL0:
         state.pend_fruit -= 1
         effects.gain_fruit(state, p, action - FRUIT0)  # ALP-35
@@ -374,17 +392,17 @@ def _apply_action(state: AlpujarrasState, p: int, action: int) -> None:
         state.card_left = False  # ALP-49: one goal per visit; one zakat per visit
         if state.solo:
             if zakat_side(state, i).farmer:
-                state.chain = int(Chain.ZAKAT)
+                state.chain = _C_ZAKAT
                 state.pending_card = i
-                state.phase = int(Phase.ZAKAT_FARMER)
+                state.phase = _P_ZAKAT_FARMER
             else:
                 effects.pay_zakat(state, i, -1)
         elif state.supply[p]:
             effects.complete_goal(state, p, i, -1)
         else:
-            state.chain = int(Chain.GOAL)
+            state.chain = _C_GOAL
             state.pending_card = i
-            state.phase = int(Phase.GOAL_FARMER)
+            state.phase = _P_GOAL_FARMER
 
 
 def _move_farmer(state: AlpujarrasState, p: int, src: int, dst: int) -> None:
@@ -397,18 +415,18 @@ def _move_farmer(state: AlpujarrasState, p: int, src: int, dst: int) -> None:
 def _start_gain(state: AlpujarrasState, p: int, f: int) -> None:
     """After a place or a move into f: choose the fruit, or skip when no kind can be taken."""
     state.sel_farmland = f
-    if state.chain == Chain.PLACE_ICON and state.place_p2 and not state.p2_second:
+    if state.chain == _C_PLACE_ICON and state.place_p2 and not state.p2_second:
         state.p2_first_farmland = f
         state.p2_first_fruit = -1
     if gain_options(state, p, f):
-        state.phase = int(Phase.GAIN_FRUIT)
+        state.phase = _P_GAIN_FRUIT
     else:
         _end_chain(state)
 
 
 def _end_chain(state: AlpujarrasState) -> None:
     turns.clear_chain(state)
-    state.phase = int(Phase.ACTION)
+    state.phase = _P_ACTION
 
 
 # --- error messages ---------------------------------------------------------------------------
@@ -423,15 +441,15 @@ def _safe_name(state: AlpujarrasState, action: int) -> str:
 
 
 _EXPECTED = {
-    Phase.MOVE: "a MOVE_TO id of a space where the mule may stop",
-    Phase.PLACE_FARMLAND: "a FARMLAND id (where to place the farmer)",
-    Phase.MOVE_SOURCE: "a FARMLAND id holding one of your farmers (the farmer to move)",
-    Phase.MOVE_TARGET: "a FARMLAND id other than the source (where the farmer goes)",
-    Phase.GOAL_FARMER: "a FARMLAND id holding one of your farmers (it goes on the goal card)",
-    Phase.ZAKAT_FARMER: "a FARMLAND id holding one of your farmers (it returns to supply)",
-    Phase.GAIN_FRUIT: "a FRUIT id of a kind grown there that you may still take",
-    Phase.SWAP_RETURN: "a FRUIT id of a kind you hold (to return)",
-    Phase.SWAP_GAIN: "a FRUIT id of a different kind below the cap of 5",
+    _P_MOVE: "a MOVE_TO id of a space where the mule may stop",
+    _P_PLACE_FARMLAND: "a FARMLAND id (where to place the farmer)",
+    _P_MOVE_SOURCE: "a FARMLAND id holding one of your farmers (the farmer to move)",
+    _P_MOVE_TARGET: "a FARMLAND id other than the source (where the farmer goes)",
+    _P_GOAL_FARMER: "a FARMLAND id holding one of your farmers (it goes on the goal card)",
+    _P_ZAKAT_FARMER: "a FARMLAND id holding one of your farmers (it returns to supply)",
+    _P_GAIN_FRUIT: "a FRUIT id of a kind grown there that you may still take",
+    _P_SWAP_RETURN: "a FRUIT id of a kind you hold (to return)",
+    _P_SWAP_GAIN: "a FRUIT id of a different kind below the cap of 5",
 }
 
 
@@ -443,10 +461,10 @@ def why_illegal(state: AlpujarrasState, action: int) -> str:
         return f"valid action ids are 0-{N_ACTIONS - 1}"
     phase = Phase(state.phase)
     p = state.current_player
-    if phase == Phase.MOVE:
+    if phase == _P_MOVE:
         return _why_move(state, p, action)
-    if phase != Phase.ACTION:
-        if phase == Phase.GAIN_FRUIT and FRUIT0 <= action < CHANNEL0:
+    if phase != _P_ACTION:
+        if phase == _P_GAIN_FRUIT and FRUIT0 <= action < CHANNEL0:
             t = action - FRUIT0
             if state.fruit[p][t] >= C.FRUIT_CAP:
                 return f"you already hold {C.FRUIT_CAP} {C.FRUITS[t]} (ALP-26)"

@@ -14,6 +14,12 @@ from .actions import Chain, Phase
 if TYPE_CHECKING:
     from .state import AlpujarrasState
 
+# plain ints for the hot paths (IntEnum attribute lookups are slow)
+_P_ACTION = int(Phase.ACTION)
+_P_GAME_OVER = int(Phase.GAME_OVER)
+_P_MOVE = int(Phase.MOVE)
+_C_NONE = int(Chain.NONE)
+
 _SPOTS = 8  # more than the pieces that can share a space
 
 
@@ -150,7 +156,7 @@ def clear_visit(state: AlpujarrasState) -> None:
 
 def clear_chain(state: AlpujarrasState) -> None:
     """Back to the ACTION phase's choice after a sub-decision chain completes."""
-    state.chain = int(Chain.NONE)
+    state.chain = _C_NONE
     state.sel_farmland = -1
     state.move_src = -1
     state.forced_dst = -1
@@ -187,7 +193,7 @@ def arrive(state: AlpujarrasState, player: int, space: int) -> None:
     else:  # ALP-63, ZARA-18
         state.market_left = state.markets_used[player] < C.MAX_MARKET_ACTIONS
         state.card_left = True
-    state.phase = int(Phase.ACTION)
+    state.phase = _P_ACTION
 
 
 def end_turn(state: AlpujarrasState) -> None:
@@ -226,7 +232,7 @@ def advance(state: AlpujarrasState) -> None:
         piece = rearmost(state)
         if piece < n:
             state.current_player = piece
-            state.phase = int(Phase.MOVE)
+            state.phase = _P_MOVE
             return
         if state.solo:
             zara.take_turn(state)
@@ -243,5 +249,5 @@ def finish(state: AlpujarrasState, loss: str) -> None:
             loss = "score"
     state.lost = loss
     state.terminal = True
-    state.phase = int(Phase.GAME_OVER)
+    state.phase = _P_GAME_OVER
     clear_visit(state)
