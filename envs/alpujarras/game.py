@@ -36,11 +36,12 @@ def _check_option(name: str, value: Any, valid: tuple[int, ...]) -> int:
 def deal_towns(rng: np.random.Generator, tokens: list[int], per_town: int) -> list[list[int]]:
     """ALP-06, G-13: deal `per_town` tokens to each town, redealing until every town shows at
     least three fruit kinds; each town's tokens are kept sorted (canonical slots)."""
+    kinds = [t // 10 for t in tokens]
     for _ in range(MAX_DEALS):
-        order = [tokens[i] for i in rng.permutation(len(tokens)).tolist()]
-        towns = [sorted(order[w * per_town:(w + 1) * per_town]) for w in range(C.NUM_TOWNS)]
-        if all(len({t // 10 for t in town}) >= C.MIN_KINDS_PER_TOWN for town in towns):
-            return towns
+        order = rng.permutation(len(tokens)).tolist()
+        chunks = [order[w * per_town:(w + 1) * per_town] for w in range(C.NUM_TOWNS)]
+        if all(len({kinds[i] for i in chunk}) >= C.MIN_KINDS_PER_TOWN for chunk in chunks):
+            return [sorted(tokens[i] for i in chunk) for chunk in chunks]
     raise AssertionError("no valid deal found; the token data cannot satisfy ALP-06")
 
 
@@ -91,7 +92,8 @@ def new_game(
     # ALP-08, ZARA-01/02: goal cards, or zakat cards in the solo game
     if solo:
         s.goal_sides = [-1] * C.NUM_GOAL_CARDS
-        starred = set(rng.choice(C.NUM_ZAKAT_CARDS, size=stars, replace=False).tolist())
+        starred = set(rng.choice(C.NUM_ZAKAT_CARDS, size=stars, replace=False).tolist()) \
+            if stars else set()  # a draw of size 0 consumes nothing: the same stream
         s.zakat_star = [i in starred for i in range(C.NUM_ZAKAT_CARDS)]
     else:
         s.goal_sides = rng.integers(0, 2, size=C.NUM_GOAL_CARDS).tolist()
