@@ -163,7 +163,7 @@ def _scale(names: tuple[str, ...]) -> np.ndarray:
 
 _MATERIAL_BLOCKS = tuple(name for name, _, _ in BLOCKS if SLICES[name].start >= _MATERIAL_START)
 _MATERIAL_SCALE = _scale(_MATERIAL_BLOCKS)
-_TURN_SCALE = _scale(("turn",))
+TURN_SCALE = _scale(("turn",))
 assert _MATERIAL_START + len(_MATERIAL_SCALE) == OBS_SIZE
 
 
@@ -266,7 +266,6 @@ def static_part(
 # of the versions a derived group depends on changes exactly when one of them does.
 
 
-_POS = slice(SLICES["occupancy"].start, SLICES["die"].stop)
 _FARM = SLICES["farmlands"]
 _TOWN = SLICES["towns"]
 _CHAN = slice(SLICES["channels"].start, SLICES["crop_bag"].stop)
@@ -280,7 +279,6 @@ def _scale_of(part: slice) -> np.ndarray:
     return _MATERIAL_SCALE[part.start - _MATERIAL_START:part.stop - _MATERIAL_START].copy()
 
 
-_POS_SCALE = _scale_of(_POS)
 _FARM_SCALE = _scale_of(_FARM)
 _TOWN_SCALE = _scale_of(_TOWN)
 _CHAN_SCALE = _scale_of(_CHAN)
@@ -558,7 +556,7 @@ def material_part(state: AlpujarrasState, player: int) -> np.ndarray:
 
 def turn_values(state: AlpujarrasState) -> list[float]:
     """The unscaled turn-context block: what is left to resolve on the visit and the sub-decision
-    chain in progress."""
+    chain in progress (the reference `_write_turn` is tested against)."""
     chain = state.chain
     return [
         state.pend_place, *_one_hot(state.place_target if state.pend_place else -1, 5),

@@ -26,7 +26,7 @@ from huerta.envs.alpujarras.actions import (
     Phase,
 )
 from huerta.envs.alpujarras.game import DEFAULT_MAX_STEPS
-from huerta.envs.alpujarras.observation import SLICES, material_part
+from huerta.envs.alpujarras.observation import SLICES, TURN_SCALE, material_part, turn_values
 from huerta.envs.alpujarras.scenario import scenario
 from huerta.envs.core.errors import IllegalActionError
 
@@ -241,6 +241,10 @@ def test_cached_observations_equal_a_fresh_computation(n):
                 reference = material_part(state, p)
                 np.testing.assert_array_equal(obs[SLICES["track"].start:],
                                               reference[SLICES["track"].start:])
+                turn = np.zeros(SLICES["turn"].stop - SLICES["turn"].start, np.float32)
+                if state.phase == Phase.ACTION or state.chain:
+                    turn = np.minimum(np.asarray(turn_values(state), np.float32) * TURN_SCALE, 1)
+                np.testing.assert_array_equal(obs[SLICES["turn"]], turn)
             np.testing.assert_array_equal(state.legal_mask(), fresh.legal_mask())
             state.apply(policy(state, rng))
 
