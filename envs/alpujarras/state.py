@@ -188,10 +188,13 @@ class AlpujarrasState(GameState):
 
     def determinize(self, player: int, rng: np.random.Generator) -> AlpujarrasState:
         """Everything on the table is public (G-28); what nobody knows is the bag's draw order and
-        the die rolls to come. Both are resampled; the result does not depend on `player`."""
+        the die rolls to come. Both are resampled from public facts only (the bag's composition,
+        the number of rolls left) and `rng`, so states that differ only in hidden order give the
+        same result; it does not depend on `player`."""
         state = self.clone()
-        state.bag = [state.bag[i] for i in rng.permutation(len(state.bag))]
-        state.rolls = [int(r) for r in rng.integers(1, C.DIE_SIDES + 1, size=len(state.rolls))]
+        bag = sorted(state.bag)
+        state.bag = [bag[i] for i in rng.permutation(len(bag)).tolist()]
+        state.rolls = rng.integers(1, C.DIE_SIDES + 1, size=len(state.rolls)).tolist()
         return state
 
     def clone(self) -> AlpujarrasState:

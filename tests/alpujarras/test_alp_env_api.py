@@ -68,7 +68,7 @@ def test_bad_options_name_the_valid_ones():
     with pytest.raises(InvalidConfigError, match="double_turns, star_sides"):
         alpujarras_v0.env(colour="red")
     with pytest.raises(InvalidConfigError, match="ansi"):
-        alpujarras_v0.env(render_mode="human")
+        alpujarras_v0.env(render_mode="video")
     env = alpujarras_v0.env(num_players=1, double_turns=9)
     with pytest.raises(InvalidConfigError, match="double_turns=9; valid values: 0, 1, 2, 3, 4, 5"):
         env.reset(seed=0)

@@ -178,6 +178,16 @@ def test_no_leak_of_the_bag_order_or_future_rolls():
         assert state.render_text() == other.render_text()
 
 
+def test_determinize_depends_only_on_public_facts():
+    """Two states that differ only in the bag's order and the rolls to come determinize to the
+    same state for the same generator (a search agent's choices cannot depend on hidden order)."""
+    state = new_game(2, seed=4)
+    other = state.determinize(0, np.random.default_rng(99))
+    a = state.determinize(1, np.random.default_rng(5))
+    b = other.determinize(1, np.random.default_rng(5))
+    assert a == b
+
+
 def test_determinize_resamples_the_crop_draw():
     """The next crop draw differs between determinizations, and each follows the bag's
     composition (crop_outcomes)."""
