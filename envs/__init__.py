@@ -1,6 +1,9 @@
 """huerta's game environments. Importing this package registers the Gymnasium ids:
 
 - `huerta/Finca-v0`: Finca, 2-4 players, one learner against opponent policies.
+- `huerta/Alpujarras-v0`: Alpujarras, 2-4 players (1 = solo), one learner against opponents.
+- `huerta/AlpujarrasSolo-v0`: the solo game against the scripted Zara (options `double_turns`,
+  `star_sides`).
 """
 
 from gymnasium.envs.registration import register, registry
@@ -9,6 +12,8 @@ from .core.errors import CorruptRecordError, IllegalActionError, InvalidConfigEr
 
 _GYM_IDS = {
     "huerta/Finca-v0": {"game": "finca"},
+    "huerta/Alpujarras-v0": {"game": "alpujarras"},
+    "huerta/AlpujarrasSolo-v0": {"game": "alpujarras", "num_players": 1},
 }
 
 for _env_id, _kwargs in _GYM_IDS.items():

@@ -10,6 +10,7 @@ from .errors import InvalidConfigError
 # name -> module that defines SPEC
 GAME_MODULES = {
     "finca": "huerta.envs.finca.game",
+    "alpujarras": "huerta.envs.alpujarras.game",
 }
 
 

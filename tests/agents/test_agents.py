@@ -45,14 +45,21 @@ def test_unknown_codes_name_the_valid_ones():
 
 def midgame_state(game, n, seed, steps):
     spec = get_game(game)
-    state = spec.new_game(n, seed=seed)
     rng = np.random.default_rng(seed)
-    for _ in range(steps):
-        legal = state.legal_actions()
-        state.apply(legal[rng.integers(len(legal))])
-    while len(state.legal_actions()) < 2:
-        state.apply(state.legal_actions()[0])
-    return state
+    # a random number of random moves, then on to a decision with a real choice; if the game
+    # ends first, start again with fewer moves (uniform random Alpujarras games are short)
+    while True:
+        state = spec.new_game(n, seed=seed)
+        for _ in range(steps):
+            if state.is_terminal:
+                break
+            legal = state.legal_actions()
+            state.apply(legal[rng.integers(len(legal))])
+        while not state.is_terminal and len(state.legal_actions()) < 2:
+            state.apply(state.legal_actions()[0])
+        if not state.is_terminal:
+            return state
+        steps //= 2
 
 
 @pytest.mark.parametrize("game", game_names())

@@ -1,0 +1,162 @@
+"""Setting up a new Alpujarras game (ALP-01 … ALP-13, ZARA-01 … ZARA-05, ZARA-22) and the game's
+declared facts (`SPEC`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..core.engine import GameSpec
+from ..core.errors import InvalidConfigError
+from ..core.seeding import make_rng
+from . import components as C
+from . import turns
+from .actions import N_ACTIONS, Chain, Phase
+from .observation import OBS_LAYOUT, OBS_SIZE
+from .state import AlpujarrasState
+
+DEFAULT_MAX_STEPS = 3000  # G-30: agent steps (sub-decisions included) before truncation
+MAX_DEALS = 10_000
+
+
+def check_players(num_players: Any) -> int:
+    """ALP-01: 2-4 players, or 1 for the solo game; anything else names the valid counts."""
+    return SPEC.check_players(num_players)
+
+
+def _check_option(name: str, value: Any, valid: tuple[int, ...]) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value not in valid:
+        raise InvalidConfigError(
+            f"{name}={value!r}; valid values: {', '.join(map(str, valid))}"
+        )
+    return int(value)
+
+
+def deal_towns(rng: np.random.Generator, tokens: list[int], per_town: int) -> list[list[int]]:
+    """ALP-06, G-13: deal `per_town` tokens to each town, redealing until every town shows at
+    least three fruit kinds; each town's tokens are kept sorted (canonical slots)."""
+    kinds = [t // 10 for t in tokens]
+    for _ in range(MAX_DEALS):
+        order = rng.permutation(len(tokens)).tolist()
+        chunks = [order[w * per_town:(w + 1) * per_town] for w in range(C.NUM_TOWNS)]
+        if all(len({kinds[i] for i in chunk}) >= C.MIN_KINDS_PER_TOWN for chunk in chunks):
+            return [sorted(tokens[i] for i in chunk) for chunk in chunks]
+    raise AssertionError("no valid deal found; the token data cannot satisfy ALP-06")
+
+
+def new_game(
+    num_players: int = 2,
+    seed: int | np.random.Generator | None = None,
+    double_turns: int | None = None,
+    star_sides: int | None = None,
+) -> AlpujarrasState:
+    """A new game, every random draw from `seed`. `num_players=1` is the solo game against Zara,
+    whose variants are `double_turns` (0-5, default 3) and `star_sides` (0-5 zakat cards on their
+    star side, chosen at random; default 0)."""
+    n = check_players(num_players)
+    solo = n == 1
+    if not solo and (double_turns is not None or star_sides is not None):
+        raise InvalidConfigError(
+            "double_turns and star_sides are options of the solo game only (num_players=1); "
+            f"got num_players={n}"
+        )
+    dt = C.DOUBLE_TURNS_DEFAULT if double_turns is None else double_turns
+    dt = _check_option("double_turns", dt, C.DOUBLE_TURNS_RANGE)
+    stars = _check_option("star_sides", 0 if star_sides is None else star_sides,
+                          C.STAR_SIDES_RANGE)
+    rng = make_rng(seed)
+    four = C.four_player_side(n)
+    s = AlpujarrasState()
+    s.num_players = n
+    s.solo = solo
+    # ALP-04, G-11: go, then market and harvest segments alternating (market first), then end
+    markets = [C.MARKET_SEGMENTS[i] for i in rng.permutation(len(C.MARKET_SEGMENTS)).tolist()]
+    harvests = [C.HARVEST_SEGMENTS[i] for i in rng.permutation(len(C.HARVEST_SEGMENTS)).tolist()]
+    first, second = (markets, harvests) if C.MARKET_FIRST else (harvests, markets)
+    middle = [seg for pair in zip(first, second, strict=True) for seg in pair]
+    s.layout = [C.GO_SEGMENT, *middle, C.END_SEGMENT]
+    s.track = C.build_track(tuple(s.layout), four)
+    # ALP-05, ALP-06: tokens (one value-2 token per fruit removed with 1-3 players)
+    tokens = list(C.ALL_TOKENS)
+    s.removed_tokens = []
+    if not four:
+        for f in range(C.NUM_FRUITS):
+            tok = C.token(f, C.REMOVED_FOR_SMALL_GAMES)
+            tokens.remove(tok)
+            s.removed_tokens.append(tok)
+    s.towns = deal_towns(rng, tokens, C.TOKENS_PER_TOWN[n])
+    # ALP-07, ZARA-01: award tokens (none in the solo game)
+    s.award_ids = rng.permutation(C.NUM_TOWNS).tolist()
+    s.awards = [C.AWARD_GONE if solo else C.AWARD_GREEN] * C.NUM_TOWNS
+    # ALP-08, ZARA-01/02: goal cards, or zakat cards in the solo game
+    if solo:
+        s.goal_sides = [-1] * C.NUM_GOAL_CARDS
+        starred = set(rng.choice(C.NUM_ZAKAT_CARDS, size=stars, replace=False).tolist()) \
+            if stars else set()  # a draw of size 0 consumes nothing: the same stream
+        s.zakat_star = [i in starred for i in range(C.NUM_ZAKAT_CARDS)]
+    else:
+        s.goal_sides = rng.integers(0, 2, size=C.NUM_GOAL_CARDS).tolist()
+        s.zakat_star = [False] * C.NUM_ZAKAT_CARDS
+    s.zakat_paid = [False] * C.NUM_ZAKAT_CARDS
+    # ALP-09: the crop bag, in draw order (drawn from the end)
+    bag = [k for k in range(C.NUM_FRUITS) for _ in range(C.CROPS_PER_KIND)]
+    s.bag = [bag[i] for i in rng.permutation(len(bag)).tolist()]
+    s.fields = [[-1] * C.EMPTY_FIELDS for _ in range(C.NUM_FARMLANDS)]
+    s.channels = [False] * C.NUM_CHANNELS
+    # ALP-10, ALP-11: players start with 15 farmers in supply and nothing else
+    s.fruit_supply = [C.FRUIT_PER_KIND] * C.NUM_FRUITS
+    s.supply = [C.FARMERS_PER_PLAYER] * n
+    s.farmers = [[0] * C.NUM_FARMLANDS for _ in range(n)]
+    s.town_farmers = [[0] * C.NUM_TOWNS for _ in range(n)]
+    s.card_farmers = [0] * n
+    s.fruit = [[0] * C.NUM_FRUITS for _ in range(n)]
+    s.norias = [0] * n
+    s.dirhems = [0] * n
+    s.tokens = [[] for _ in range(n)]
+    s.markets_used = [0] * n
+    s.goals_done = [[False] * C.NUM_GOAL_CARDS for _ in range(n)]
+    # ALP-12, ALP-13, G-09, ZARA-03: mules on the rear start spots in random order, the die on
+    # the front one (solo: the player behind the die)
+    order = rng.permutation(n).tolist()
+    s.pos = [-1] * (n + (1 if n <= 2 else 0))
+    s.spot = [0] * len(s.pos)
+    for spot, q in enumerate(order):
+        s.spot[q] = spot
+    if n <= 2:
+        s.spot[n] = n
+    # die rolls to come (2-player die, Zara): each roll moves the die forward, so the track length
+    # bounds how many a game can use
+    s.rolls = (
+        rng.integers(1, C.DIE_SIDES + 1, size=len(s.track)).tolist() if n <= 2 else []
+    )
+    # ZARA-04, ZARA-05, ZG-02: Zara's mule in a random farmland, her farmers in her supply
+    s.zara_farmland = int(rng.integers(C.NUM_FARMLANDS)) if solo else 0
+    s.zara_farmers = [0] * C.NUM_FARMLANDS
+    s.zara_supply = C.FARMERS_PER_PLAYER if solo else 0
+    s.zara_dirhems = 0
+    s.zara_tokens = []
+    s.double_turns = dt if solo else 0
+    s.lost = ""
+    s.terminal = False
+    s.steps = 0
+    s.turns = 0
+    s.chain = int(Chain.NONE)
+    turns.clear_visit(s)
+    s.current_player = 0
+    s.phase = int(Phase.MOVE)
+    turns.advance(s)
+    return s
+
+
+SPEC = GameSpec(
+    name="alpujarras",
+    player_counts=C.PLAYER_COUNTS,
+    num_actions=N_ACTIONS,
+    observation_size=OBS_SIZE,
+    new_game=new_game,
+    state_from_dict=AlpujarrasState.from_dict,
+    default_max_steps=DEFAULT_MAX_STEPS,
+    options={"double_turns": C.DOUBLE_TURNS_RANGE, "star_sides": C.STAR_SIDES_RANGE},
+    observation_layout=OBS_LAYOUT,
+)

@@ -1,0 +1,540 @@
+"""Print (or rewrite) the generated tables of seeds/alpujarras.md from the Alpujarras code.
+
+Every table in seeds/alpujarras.md that restates a number of the code sits between two markers,
+
+    <!-- generated: NAME (scripts/alpujarras_tables.py) -->
+    ...the table...
+    <!-- end: NAME -->
+
+and is produced by one function below. tests/alpujarras/test_spec_document.py fails when a block
+differs from this script's output, so after changing components.py, actions.py or observation.py
+a maintainer runs
+
+    .venv/bin/python scripts/alpujarras_tables.py            # print every table
+    .venv/bin/python scripts/alpujarras_tables.py actions    # print one table
+    .venv/bin/python scripts/alpujarras_tables.py --write    # rewrite the blocks in the document
+    .venv/bin/python scripts/alpujarras_tables.py --check    # exit 1 if the document is stale
+
+Descriptions the code cannot supply (what an action means, what an observation field holds) live
+here, keyed by name: a new action kind, phase, block or field without a description makes this
+script fail, so the document cannot silently fall behind.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from huerta.envs.alpujarras import components as C
+from huerta.envs.alpujarras.actions import N_ACTIONS, Phase, action_name
+from huerta.envs.alpujarras.game import DEFAULT_MAX_STEPS
+from huerta.envs.alpujarras.observation import BLOCKS, OBS_LAYOUT, OBS_SIZE
+
+DOC = Path(__file__).resolve().parent.parent / "seeds" / "alpujarras.md"
+BEGIN = "<!-- generated: {name} (scripts/alpujarras_tables.py) -->"
+END = "<!-- end: {name} -->"
+
+
+def _row(*cells: object) -> str:
+    return "| " + " | ".join(str(c) for c in cells) + " |"
+
+
+def _table(header: tuple[str, ...], rows: list[tuple[object, ...]]) -> list[str]:
+    return [_row(*header), _row(*("---" for _ in header)), *(_row(*r) for r in rows)]
+
+
+def _num(x: float) -> str:
+    return f"{x:g}"
+
+
+def _fruits(kinds: tuple[int, ...]) -> str:
+    return ", ".join(C.FRUITS[k] for k in kinds)
+
+
+# --- component data ---------------------------------------------------------------------------
+
+def players_table() -> list[str]:
+    """ALP-03, ALP-05, ALP-06, ALP-13, ZARA-01: what depends on the player count."""
+    layout = (C.GO_SEGMENT, *C.MARKET_SEGMENTS, *C.HARVEST_SEGMENTS, C.END_SEGMENT)
+    rows = []
+    for n in C.PLAYER_COUNTS:
+        four = C.four_player_side(n)
+        track = C.build_track(layout, four)
+        standard = sum(1 for s in track if s.kind == C.STANDARD)
+        ends = sum(1 for s in track if s.kind == C.END)
+        per_town = C.TOKENS_PER_TOWN[n]
+        rows.append((
+            "1 (solo)" if n == 1 else n, "4-player (green)" if four else "2-3 player (blue)",
+            standard, ends, len(track), per_town, per_town * C.NUM_TOWNS,
+            "yes" if n <= 2 else "no", "zakat cards" if n == 1 else "goal cards",
+            "no" if n == 1 else "yes",
+        ))
+    header = ("players", "track side", "standard spaces", "end spaces", "target spaces",
+              "tokens per town", "tokens in play", "die", "cards", "award tokens")
+    return _table(header, rows)
+
+
+def numbers_table() -> list[str]:
+    """The fixed numbers of components.py."""
+    names = (
+        ("FARMERS_PER_PLAYER", "farmers per colour (and Zara's)"),
+        ("FRUIT_PER_KIND", "fruit of each of the 5 kinds"),
+        ("FRUIT_CAP", "most fruit of one kind a player may hold"),
+        ("NORIA_CAP", "most norias a player may hold"),
+        ("CROPS_PER_KIND", "crop tokens of each kind in the bag"),
+        ("NUM_CHANNEL_TOKENS", "channel tokens (one per channel space)"),
+        ("EMPTY_FIELDS", "irrigable (empty) fields per farmland"),
+        ("MAX_MARKET_ACTIONS", "market actions per player and game"),
+        ("MIN_KINDS_PER_TOWN", "fruit kinds every town shows after the deal"),
+        ("REMOVED_FOR_SMALL_GAMES", "token value removed once per fruit with 1-3 players"),
+        ("DIE_SIDES", "sides of the die"),
+        ("DOUBLE_TURNS_DEFAULT", "solo: double turns at the start (variant 0-5)"),
+        ("SOLO_CONDITION_PENALTY", "solo score_margin reward: penalty for unmet conditions"),
+        ("MAX_SPACES", "MOVE_TO ids (target spaces on the 4-player side)"),
+    )
+    rows = [(f"`{k}`", getattr(C, k), meaning) for k, meaning in names]
+    return _table(("constant", "value", "meaning"), rows)
+
+
+def farmlands_table() -> list[str]:
+    """G-01, G-02, G-03: farmlands in clockwise order, primary fruit and printed fields."""
+    rows = []
+    for f in range(C.NUM_FARMLANDS):
+        rows.append((f, C.FARMLANDS[f], C.FRUITS[C.PRIMARY[f]], _fruits(C.PRINTED_FIELDS[f]),
+                     C.EMPTY_FIELDS))
+    header = ("id", "farmland (and town)", "primary fruit", "printed fields", "empty fields")
+    return _table(header, rows)
+
+
+def channels_table() -> list[str]:
+    """G-04, G-05: the 15 channel spaces."""
+    rows = []
+    for ch in C.CHANNELS:
+        lands = "/".join(C.FARMLANDS[f] for f in ch.farmlands)
+        follows = "water (start channel)" if ch.requires < 0 else f"channel {ch.requires}"
+        if ch.dirhem:
+            reward = "covers a dirhem"
+        else:
+            f, slot = ch.field
+            reward = f"leads to {C.FARMLANDS[f]} empty field {slot}"
+        rows.append((ch.cid, ch.shape, lands, follows, reward))
+    return _table(("id", "shape", "farmlands", "touches", "reward"), rows)
+
+
+def segments_table() -> list[str]:
+    """G-07: the ten segments; spaces marked (4) exist on the 4-player side only."""
+    rows = []
+    for i, seg in enumerate(C.SEGMENTS):
+        if seg.kind == C.END:
+            spaces = "end spaces (see the end ratios)"
+        else:
+            parts = [text + (" (4)" if four else "") for text, four in seg.spaces]
+            if seg.kind in (C.MARKET, C.HARVEST):
+                parts.append(seg.kind.upper())
+            spaces = " · ".join(parts)
+        rows.append((i, seg.name, seg.kind, spaces))
+    return _table(("id", "segment", "type", "spaces in track order"), rows)
+
+
+def end_ratios_table() -> list[str]:
+    """G-10: fruit per dirhem on the end spaces, nearest first."""
+    rows = []
+    for four in (False, True):
+        side = "4-player" if four else "1-3 player"
+        rows.append((side, ", ".join(f"{r}:1" for r in C.END_RATIOS[four])))
+    return _table(("side", "end spaces, nearest first"), rows)
+
+
+def tokens_table() -> list[str]:
+    """G-12, ALP-05: delivery-token values per fruit."""
+    four = list(C.TOKEN_VALUES)
+    small = list(C.TOKEN_VALUES)
+    small.remove(C.REMOVED_FOR_SMALL_GAMES)
+    rows = [
+        (C.FRUITS[f], ", ".join(map(str, four)), ", ".join(map(str, small)),
+         ", ".join(str(v - 1) for v in four))
+        for f in range(C.NUM_FRUITS)
+    ]
+    return _table(("fruit", "values (4 players)", "values (1-3 players)", "dirhem sides"), rows)
+
+
+def awards_table() -> list[str]:
+    """G-14: the award tokens."""
+    rows = [(i, g, r) for i, (g, r) in enumerate(C.AWARDS)]
+    return _table(("award token", "green side (first delivery)", "red side (second)"), rows)
+
+
+def goals_table() -> list[str]:
+    """G-15: card k shows goal 2k or 2k + 1."""
+    rows = []
+    for card in range(C.NUM_GOAL_CARDS):
+        for side in (0, 1):
+            goal = C.card_goal(card, side)
+            rows.append((card, "AB"[side], goal, C.GOALS[goal], C.GOAL_REWARDS[goal],
+                         f"ALP-{51 + goal}"))
+    return _table(("card", "side", "goal id", "goal", "dirhems", "clause"), rows)
+
+
+def zakats_table() -> list[str]:
+    """ZG-09: the zakat cards."""
+    rows = [(i, plain.label(), star.label()) for i, (plain, star) in enumerate(C.ZAKAT_CARDS)]
+    return _table(("card", "plain side", "star side"), rows)
+
+
+def norias_table() -> list[str]:
+    """ALP-61: what norias buy."""
+    what = {"place": "place a farmer (fruit as usual)", "move": "move a farmer (fruit as usual)",
+            "swap": "return 1 fruit, take 1 of a different kind"}
+    rows = [(k, what[kind], d) for k, (kind, d) in sorted(C.NORIA_SPEND.items(), reverse=True)]
+    return _table(("norias spent", "buys", "dirhems"), rows)
+
+
+# --- actions and phases -----------------------------------------------------------------------
+
+_ACTION_KINDS: dict[str, tuple[str, str]] = {
+    "MOVE_TO": ("MOVE", "end the mule's move on track space {x}"),
+    "DO_PLACE": ("ACTION", "resolve one place-a-farmer icon (with an empty supply it is a move, "
+                 "ALP-28)"),
+    "DO_MOVE": ("ACTION", "resolve the move-a-farmer icon"),
+    "DO_TAKE_NORIAS": ("ACTION", "take all the space's noria icons (capped at 5)"),
+    "DO_HARVEST": ("ACTION", "harvest (harvest space)"),
+    "SPEND_NORIA": ("ACTION", "spend {x} noria(s) (ALP-61)"),
+    "END_TURN": ("ACTION", "end the turn (unresolved icons are forfeited)"),
+    "FARMLAND": (
+        "PLACE_FARMLAND, MOVE_SOURCE, MOVE_TARGET, GOAL_FARMER, ZAKAT_FARMER",
+        "the {x} farmland: where a farmer is placed, which farmer moves, where it goes, which "
+        "farmer goes on a goal card or back to supply for a zakat",
+    ),
+    "FRUIT": (
+        "ACTION, GAIN_FRUIT, SWAP_RETURN, SWAP_GAIN",
+        "ACTION: take a {x} (fruit icon); GAIN_FRUIT: the {x} gained; SWAP_RETURN / SWAP_GAIN: "
+        "the {x} returned / taken",
+    ),
+    "CHANNEL": ("ACTION", "irrigate channel space {x}"),
+    "DELIVER": ("ACTION", "deliver the token in slot {s} of the {x} town"),
+    "CARD": ("ACTION", "complete goal card {x} (solo: pay zakat card {x})"),
+}
+
+
+def action_kind(action: int) -> tuple[str, str]:
+    """('MOVE_TO', '3') for MOVE_TO(3), ('END_TURN', '') for END_TURN."""
+    name = action_name(action)
+    m = re.fullmatch(r"(\w+)\(([\w,]+)\)", name)
+    return (m.group(1), m.group(2)) if m else (name, "")
+
+
+def _legal_phases(action: int) -> str:
+    kind, arg = action_kind(action)
+    if kind == "MOVE_TO" and int(arg) >= C.track_length(False):
+        return "MOVE (4 players only)"
+    if kind == "DELIVER" and int(arg.split(",")[1]) >= C.TOKENS_PER_TOWN[3]:
+        return "ACTION (4 players only)"
+    return _ACTION_KINDS[kind][0]
+
+
+def actions_table() -> list[str]:
+    """One row per action id: the flat Discrete(111) space."""
+    rows = []
+    for a in range(N_ACTIONS):
+        kind, arg = action_kind(a)
+        town, _, slot = arg.partition(",")
+        meaning = _ACTION_KINDS[kind][1].format(x=town, s=slot)
+        rows.append((a, f"`{action_name(a)}`", _legal_phases(a), meaning))
+    return _table(("id", "name", "legal in phases", "meaning"), rows)
+
+
+_PHASES: dict[str, tuple[str, str]] = {
+    "MOVE": ("where the mule stops", "MOVE_TO ids of legal targets"),
+    "ACTION": (
+        "the next thing to do on the space, a noria spend, or the end of the turn",
+        "DO_*, SPEND_NORIA, END_TURN, FRUIT (fruit icons), CHANNEL, DELIVER, CARD",
+    ),
+    "PLACE_FARMLAND": ("where the farmer is placed", "FARMLAND (only the named one on a "
+                       "coloured space)"),
+    "MOVE_SOURCE": ("which farmland a farmer leaves", "FARMLAND ids holding an own farmer"),
+    "MOVE_TARGET": ("where the moving farmer goes", "FARMLAND ids except the source"),
+    "GOAL_FARMER": ("which farmland gives the farmer for the goal card (empty supply)",
+                    "FARMLAND ids holding an own farmer"),
+    "ZAKAT_FARMER": ("which farmland's farmer returns to supply (zakat)",
+                     "FARMLAND ids holding an own farmer"),
+    "GAIN_FRUIT": ("the fruit for a placement or move", "FRUIT ids grown there, below the "
+                   "cap, ALP-27 respected"),
+    "SWAP_RETURN": ("the fruit returned for 1 noria", "FRUIT ids held"),
+    "SWAP_GAIN": ("the fruit taken for 1 noria", "FRUIT ids of another kind below the cap"),
+    "GAME_OVER": ("nobody (terminal)", "none"),
+}
+
+
+def phases_table() -> list[str]:
+    """The Phase enum of actions.py."""
+    rows = [(p.value, f"`{p.name}`", *_PHASES[p.name]) for p in Phase]
+    return _table(("value", "phase", "decision", "ids that can be legal"), rows)
+
+
+TRANSITIONS: tuple[tuple[str, str, str, str], ...] = (
+    ("MOVE", "MOVE_TO", "ACTION", "the mule arrives; the space's icons or duties are set up"),
+    ("ACTION", "DO_PLACE", "PLACE_FARMLAND", "a farmer is in supply"),
+    ("ACTION", "DO_PLACE", "MOVE_SOURCE", "the supply is empty: the place icon is a move"),
+    ("ACTION", "DO_MOVE", "MOVE_SOURCE", "always"),
+    ("ACTION", "DO_TAKE_NORIAS", "ACTION", "always"),
+    ("ACTION", "DO_HARVEST", "ACTION", "always"),
+    ("ACTION", "SPEND_NORIA", "PLACE_FARMLAND", "3, 4 or 5 norias"),
+    ("ACTION", "SPEND_NORIA", "MOVE_SOURCE", "2 norias"),
+    ("ACTION", "SPEND_NORIA", "SWAP_RETURN", "1 noria"),
+    ("ACTION", "FRUIT", "ACTION", "a fruit icon resolved"),
+    ("ACTION", "CHANNEL", "ACTION", "the irrigation resolved (crop draw included)"),
+    ("ACTION", "DELIVER", "ACTION", "the delivery resolved"),
+    ("ACTION", "CARD", "ACTION", "goal with a farmer from supply, or a zakat without a farmer"),
+    ("ACTION", "CARD", "GOAL_FARMER", "goal with an empty supply"),
+    ("ACTION", "CARD", "ZAKAT_FARMER", "zakat card with the crossed-out farmer"),
+    ("ACTION", "END_TURN", "MOVE", "the next turn (die and Zara turns resolved in between)"),
+    ("ACTION", "END_TURN", "GAME_OVER", "the last mule is on the end track, or a solo duty "
+     "was impossible"),
+    ("PLACE_FARMLAND", "FARMLAND", "GAIN_FRUIT", "a fruit can be taken"),
+    ("PLACE_FARMLAND", "FARMLAND", "ACTION", "no fruit can be taken (skipped)"),
+    ("MOVE_SOURCE", "FARMLAND", "MOVE_TARGET", "the destination is free to choose"),
+    ("MOVE_SOURCE", "FARMLAND", "GAIN_FRUIT", "a coloured place icon fixes the destination"),
+    ("MOVE_SOURCE", "FARMLAND", "ACTION", "fixed destination, no fruit can be taken"),
+    ("MOVE_TARGET", "FARMLAND", "GAIN_FRUIT", "a fruit can be taken"),
+    ("MOVE_TARGET", "FARMLAND", "ACTION", "no fruit can be taken (skipped)"),
+    ("GOAL_FARMER", "FARMLAND", "ACTION", "the goal is completed"),
+    ("ZAKAT_FARMER", "FARMLAND", "ACTION", "the zakat is paid"),
+    ("GAIN_FRUIT", "FRUIT", "ACTION", "always"),
+    ("SWAP_RETURN", "FRUIT", "SWAP_GAIN", "always"),
+    ("SWAP_GAIN", "FRUIT", "ACTION", "always"),
+)
+
+
+def transitions_table() -> list[str]:
+    """Every phase change an action can cause (checked against play by the tests)."""
+    rows = [(f"`{a}`", f"`{k}`", f"`{b}`", why) for a, k, b, why in TRANSITIONS]
+    return _table(("from", "action", "to", "when"), rows)
+
+
+# --- observation ------------------------------------------------------------------------------
+
+_BLOCKS: dict[str, str] = {
+    "phase": "one-hot of the decision phase (MOVE ... SWAP_GAIN); all zero once the game is over",
+    "game_meta": "player count, solo flag, track side, steps so far, progress of the rearmost "
+    "mule",
+    "turn": "the visit and the sub-decision chain in progress (all zero in MOVE)",
+    "track": "46 target spaces x the space facts (zero beyond the track's end); static per game",
+    "channel_facts": "15 channel spaces x shape, farmlands and reward; static",
+    "farmland_facts": "5 farmlands x primary fruit and printed fields; static",
+    "occupancy": "46 spaces x [seat slots 0-3 (observer first), die]",
+    "pieces": "4 seat slots x the mule's position",
+    "die": "the die (2 players, or Zara's in the solo game)",
+    "farmlands": "5 farmlands x farmers by seat slot, Zara's farmers, crop fields",
+    "towns": "5 towns x town farmers by seat slot, tokens, award token",
+    "channels": "15 channel spaces x [filled, open to irrigation now]",
+    "crop_bag": "crop tokens left in the bag per fruit (its composition, never its order)",
+    "goals": "5 goal cards x goal shown, reward, who completed it (zero in the solo game)",
+    "players": "4 seat slots x holdings (slot 0 = observer; absent seats zero)",
+    "zara": "Zara's supply, dirhems, score and tokens (zero in multiplayer)",
+    "zakats": "5 zakat cards x side, paid, cost (zero in multiplayer)",
+    "solo": "double turns left and the fruit kinds already delivered (zero in multiplayer)",
+}
+
+_FIELD_TEXT: dict[str, str] = {
+    "phase.phase": "decision phase one-hot",
+    "game_meta.player_count": "one-hot of 1 (solo), 2, 3, 4 players",
+    "game_meta.solo": "1 in the solo game",
+    "game_meta.four_player_side": "1 when the 4-player track sides are used",
+    "game_meta.steps": f"agent steps so far (truncation at {DEFAULT_MAX_STEPS})",
+    "game_meta.progress": "space index + 1 of the rearmost mule",
+    "turn.place_left": "place icons left on the space",
+    "turn.place_farmland": "farmland a coloured place icon names",
+    "turn.place_two": "the place icon is 'place 2 farmers'",
+    "turn.move_left": "move icon left",
+    "turn.irrigate_left": "irrigate icon left",
+    "turn.norias_left": "noria icons left",
+    "turn.fruit_left": "fruit icons left",
+    "turn.market_open": "a delivery is still possible (solo: still due)",
+    "turn.harvest_open": "the harvest is not done yet",
+    "turn.card_open": "a goal (solo: a zakat) is still open this visit",
+    "turn.p2_first_farmland": "farmland of the first 'place 2' placement",
+    "turn.p2_first_fruit": "fruit of the first 'place 2' placement",
+    "turn.p2_second": "the chain in progress is the second 'place 2' placement",
+    "turn.chain": "what started the chain: place icon, move icon, noria place, noria move, "
+    "noria swap, goal, zakat",
+    "turn.noria_spend": "norias spent for the chain (1-5)",
+    "turn.farmland_chosen": "farmland the fruit is gained for",
+    "turn.move_source": "farmland the moving farmer left",
+    "turn.forced_farmland": "farmland a coloured icon forces",
+    "turn.swap_returned": "fruit returned for the swap",
+    "turn.card_pending": "card waiting for its farmer",
+    "track.exists": "1 for a space of this side of the tracks",
+    "track.standard": "standard space",
+    "track.market": "market space",
+    "track.harvest": "harvest space",
+    "track.end": "end space",
+    "track.place": "farmers to place (P = 1, P2 = 2)",
+    "track.place_farmland": "farmland a coloured place icon names",
+    "track.place_two": "place 2 farmers",
+    "track.move": "move icons",
+    "track.irrigate": "irrigate icons",
+    "track.norias": "noria icons",
+    "track.fruit": "fruit icons",
+    "track.dirhems": "dirhem icons",
+    "track.end_ratio": "fruit per dirhem of an end space",
+    "channel_facts.t_shape": "T-shaped space",
+    "channel_facts.farmlands": "the two farmlands it touches",
+    "channel_facts.field_farmland": "farmland of the empty field it leads to",
+    "channel_facts.dirhem": "covers a dirhem",
+    "farmland_facts.primary": "primary fruit one-hot",
+    "farmland_facts.printed_fields": "printed fields per fruit",
+    "occupancy.seat_slots": "mule of seat slot k on the space",
+    "occupancy.die": "the die on the space",
+    "pieces.present": "1 if the seat exists",
+    "pieces.position": "space index + 1 (0 = start spots)",
+    "pieces.spot": "spot in the space (arrival order)",
+    "pieces.on_end": "on the end track",
+    "pieces.is_acting": "this seat acts now",
+    "die.present": "the die is in play",
+    "die.position": "space index + 1 (0 = start spots)",
+    "die.spot": "spot in the space",
+    "die.on_end": "on the end track",
+    "farmlands.farmers": "farmers of seat slots 0-3",
+    "farmlands.zara_farmers": "Zara's farmers",
+    "farmlands.crops": "crop tokens per fruit on its fields",
+    "farmlands.empty_fields": "fields still empty",
+    "farmlands.observer_would_harvest": "a harvest by the observer now would pay it",
+    "farmlands.zara_mule": "Zara's mule is here",
+    "towns.farmers": "town farmers of seat slots 0-3",
+    "towns.tokens": "tokens per (fruit, value 2-5), index 4 x fruit + value - 2",
+    "towns.award": "award token green / red / gone one-hot",
+    "towns.award_values": "dirhems of the next award (green side, red side)",
+    "channels.filled": "holds a channel token",
+    "channels.open": "touches the water and is empty",
+    "crop_bag.crops_left": "crop tokens of each fruit in the bag",
+    "goals.goal": "goal id shown (0-9) one-hot",
+    "goals.reward": "dirhems the goal pays",
+    "goals.done_by": "completed by seat slot k",
+    "goals.observer_meets_it": "the observer meets the requirement now",
+    "players.present": "1 if the seat exists",
+    "players.fruit": "fruit per kind",
+    "players.norias": "norias",
+    "players.dirhems": "dirhems (coins)",
+    "players.supply": "farmers in supply",
+    "players.farmland_farmers": "farmers in farmlands",
+    "players.town_farmers": "farmers in towns",
+    "players.card_farmers": "farmers on goal cards",
+    "players.tokens": "delivery tokens per (fruit, value 2-5)",
+    "players.market_actions": "deliveries made",
+    "players.goals_completed": "goals completed",
+    "players.score": "current score (ALP-66)",
+    "zara.zara_supply": "Zara's farmers in supply",
+    "zara.zara_dirhems": "Zara's dirhems",
+    "zara.zara_score": "Zara's score (ZARA-21)",
+    "zara.zara_tokens": "Zara's tokens per (fruit, value 2-5)",
+    "zakats.star_side": "the star side is up",
+    "zakats.paid": "paid",
+    "zakats.fruits": "fruit asked per kind",
+    "zakats.norias": "norias asked",
+    "zakats.dirhems": "dirhems asked",
+    "zakats.farmer": "a farmland farmer back to supply",
+    "zakats.payable_now": "unpaid and the player holds its cost",
+    "solo.double_turns": "double turns left",
+    "solo.delivered_kinds": "fruit kinds the player has delivered",
+}
+
+
+def obs_layout_table() -> list[str]:
+    """OBS_LAYOUT of observation.py with a description per block."""
+    repeats = {name: r for name, r, _ in BLOCKS}
+    rows = [(f"`{name}`", off, size, repeats[name], _BLOCKS[name])
+            for name, off, size in OBS_LAYOUT]
+    rows.append(("**total**", "", OBS_SIZE, "", "float32, every value in [0, 1]"))
+    return _table(("block", "offset", "size", "repeats", "contents"), rows)
+
+
+def obs_fields_table() -> list[str]:
+    """The fields of one repeat of every block, with their divisors."""
+    rows = []
+    for name, _, fields in BLOCKS:
+        offset = 0
+        for field, size, scale in fields:
+            rows.append((f"`{name}`", f"`{field}`", offset, size, _num(scale),
+                         _FIELD_TEXT[f"{name}.{field}"]))
+            offset += size
+    return _table(("block", "field", "offset in repeat", "size", "divided by", "contents"), rows)
+
+
+TABLES: dict[str, Callable[[], list[str]]] = {
+    "players": players_table,
+    "numbers": numbers_table,
+    "farmlands": farmlands_table,
+    "channels": channels_table,
+    "segments": segments_table,
+    "end_ratios": end_ratios_table,
+    "tokens": tokens_table,
+    "awards": awards_table,
+    "goals": goals_table,
+    "zakats": zakats_table,
+    "norias": norias_table,
+    "actions": actions_table,
+    "phases": phases_table,
+    "transitions": transitions_table,
+    "obs_layout": obs_layout_table,
+    "obs_fields": obs_fields_table,
+}
+
+assert set(_ACTION_KINDS) == {action_kind(a)[0] for a in range(N_ACTIONS)}
+assert set(_PHASES) == {p.name for p in Phase}
+assert set(_BLOCKS) == {name for name, _, _ in BLOCKS}
+
+
+def block(name: str) -> str:
+    """The marked block for table `name`, as it must appear in the document."""
+    body = "\n".join(TABLES[name]())
+    return f"{BEGIN.format(name=name)}\n{body}\n{END.format(name=name)}"
+
+
+def block_pattern(name: str) -> re.Pattern[str]:
+    return re.compile(
+        re.escape(BEGIN.format(name=name)) + r"\n.*?" + re.escape(END.format(name=name)),
+        re.DOTALL,
+    )
+
+
+def rewrite(text: str) -> str:
+    """`text` with every marked block replaced by freshly generated content."""
+    for name in TABLES:
+        pattern = block_pattern(name)
+        if not pattern.search(text):
+            raise SystemExit(f"{DOC}: no block for table {name!r}")
+        text = pattern.sub(lambda _m, n=name: block(n), text)
+    return text
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("tables", nargs="*", help=f"tables to print: {', '.join(TABLES)}")
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument("--write", action="store_true", help="rewrite the blocks in the document")
+    mode.add_argument("--check", action="store_true", help="exit 1 if the document is stale")
+    args = parser.parse_args(argv)
+    if args.write or args.check:
+        old = DOC.read_text(encoding="utf-8")
+        new = rewrite(old)
+        if args.check:
+            if new != old:
+                print(f"{DOC} is out of date; run scripts/alpujarras_tables.py --write")
+                return 1
+            return 0
+        DOC.write_text(new, encoding="utf-8")
+        return 0
+    unknown = [name for name in args.tables if name not in TABLES]
+    if unknown:
+        parser.error(f"unknown table(s) {unknown}; valid: {', '.join(TABLES)}")
+    for name in args.tables or TABLES:
+        print(block(name))
+        print()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
