@@ -17,7 +17,8 @@ MAX_SEATS = 4
 # --- goods (G-52) --------------------------------------------------------------------------------
 # The index order is fixed: SELL_/BUY_ actions and the observation use it.
 GOODS = (
-    "apple", "wheat", "grape", "meat", "wool", "milk", "egg", "flour", "wine", "sheep", "cow", "hen",
+    "apple", "wheat", "grape", "meat", "wool", "milk", "egg", "flour", "wine",
+    "sheep", "cow", "hen",
 )
 GOOD_ABBREV = ("Ap", "Wh", "Gr", "Me", "Wo", "Mi", "Eg", "Fl", "Wi", "Sh", "Co", "He")
 NUM_GOODS = len(GOODS)
