@@ -1,6 +1,7 @@
 """huerta's game environments. Importing this package registers the Gymnasium ids:
 
 - `huerta/Finca-v0`: Finca, 2-4 players, one learner against opponent policies.
+- `huerta/MiTierra-v0`: Mi Tierra, 2-4 players, likewise.
 """
 
 from gymnasium.envs.registration import register, registry
@@ -9,6 +10,7 @@ from .core.errors import CorruptRecordError, IllegalActionError, InvalidConfigEr
 
 _GYM_IDS = {
     "huerta/Finca-v0": {"game": "finca"},
+    "huerta/MiTierra-v0": {"game": "mi_tierra"},
 }
 
 for _env_id, _kwargs in _GYM_IDS.items():

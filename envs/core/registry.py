@@ -10,6 +10,7 @@ from .errors import InvalidConfigError
 # name -> module that defines SPEC
 GAME_MODULES = {
     "finca": "huerta.envs.finca.game",
+    "mi_tierra": "huerta.envs.mi_tierra.game",
 }
 
 

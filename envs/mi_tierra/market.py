@@ -27,6 +27,7 @@ def draw(state: MiTierraState) -> int:
     pile = state.pile
     if not pile:
         state.pile_ran_out = True
+        state.board_version += 1
         return -1
     card = pile.pop()
     state.revealed[card] = True
