@@ -31,15 +31,18 @@ def draw(state: MiTierraState) -> int:
         return -1
     card = pile.pop()
     state.revealed[card] = True
-    for known in state.known:
+    versions = state.seat_versions
+    for q, known in enumerate(state.known):
         if known:
             known.pop(0)  # the drawn card was the first one this player knew
+            versions[q] += 1
     depth = state.known_depth
     for q, known_set in enumerate(state.known_set):
         if known_set:
             if card in known_set:
                 known_set.remove(card)
             depth[q] = depth[q] - 1 if known_set else 0
+            versions[q] += 1
     state.board_version += 1
     return card
 
