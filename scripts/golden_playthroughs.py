@@ -14,7 +14,10 @@ from pathlib import Path
 from huerta.envs.core.transcript import random_record, transcript
 
 GOLDEN_DIR = Path(__file__).resolve().parent.parent / "tests" / "golden"
-GOLDEN_GAMES = [("finca", 2, 7), ("finca", 3, 8), ("finca", 4, 9)]
+GOLDEN_GAMES = [
+    ("finca", 2, 7), ("finca", 3, 8), ("finca", 4, 9),
+    ("mi_tierra", 2, 7), ("mi_tierra", 3, 8), ("mi_tierra", 4, 9),
+]
 
 
 def golden_name(game: str, num_players: int, seed: int) -> str:
