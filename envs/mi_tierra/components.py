@@ -267,53 +267,53 @@ def _pack(**units: int) -> tuple[int, ...]:
 
 # (code, kind, good or contents or event, price, limit, outgoing, copies)
 DECK_A_DESIGNS = (
-    ("A01", "simple", APPLE, 4, 3, False, 2),
+    ("A01", "simple", APPLE, 4, 3, True, 2),
     ("A02", "simple", APPLE, 5, 2, True, 1),
-    ("A03", "simple", WHEAT, 4, 3, False, 2),
+    ("A03", "simple", WHEAT, 4, 3, True, 2),
     ("A04", "simple", WHEAT, 5, 2, True, 1),
-    ("A05", "simple", GRAPE, 4, 3, False, 2),
+    ("A05", "simple", GRAPE, 4, 3, True, 2),
     ("A06", "simple", GRAPE, 5, 2, True, 1),
-    ("A07", "simple", SHEEP, 5, 2, False, 1),
-    ("A08", "simple", COW, 6, 2, False, 1),  # the rulebook's example card
-    ("A09", "simple", HEN, 4, 3, False, 1),
-    ("A10", "simple", MEAT, 4, 3, False, 2),
-    ("A11", "simple", WOOL, 7, 2, False, 1),
-    ("A12", "simple", MILK, 7, 2, False, 1),
-    ("A13", "simple", EGG, 6, 2, False, 1),
+    ("A07", "simple", SHEEP, 5, 2, True, 1),
+    ("A08", "simple", COW, 6, 2, True, 1),  # the rulebook's example card
+    ("A09", "simple", HEN, 4, 3, True, 1),
+    ("A10", "simple", MEAT, 4, 3, True, 2),
+    ("A11", "simple", WOOL, 7, 2, True, 1),
+    ("A12", "simple", MILK, 7, 2, True, 1),
+    ("A13", "simple", EGG, 6, 2, True, 1),
     ("A14", "simple", FLOUR, 15, 1, True, 1),
     ("A15", "simple", WINE, 15, 1, True, 1),
-    ("A16", "pack", _pack(apple=3, wheat=1), 15, 1, False, 1),  # the rulebook's example card
-    ("A17", "pack", _pack(wheat=2, grape=2), 16, 1, False, 1),
-    ("A18", "pack", _pack(apple=2, grape=2), 16, 1, False, 1),
+    ("A16", "pack", _pack(apple=3, wheat=1), 15, 1, True, 1),  # the rulebook's example card
+    ("A17", "pack", _pack(wheat=2, grape=2), 16, 1, True, 1),
+    ("A18", "pack", _pack(apple=2, grape=2), 16, 1, True, 1),
     ("A19", "pack", _pack(sheep=1, cow=1), 12, 1, True, 1),
-    ("A20", "pack", _pack(hen=2, meat=1), 12, 1, False, 1),
-    ("A21", "generic", None, 0, 0, False, 1),
+    ("A20", "pack", _pack(hen=2, meat=1), 12, 1, True, 1),
+    ("A21", "generic", None, 0, 0, True, 1),
     ("A22", "generic", None, 0, 0, True, 1),
     ("EA1", "event", THIEVES, 0, 0, False, 2),
     ("EA2", "event", FROST, 0, 0, False, 2),
 )
 DECK_B_DESIGNS = (
-    ("B01", "simple", APPLE, 5, 4, False, 1),
-    ("B02", "simple", WHEAT, 5, 4, False, 1),
-    ("B03", "simple", GRAPE, 5, 4, False, 1),
-    ("B04", "simple", SHEEP, 6, 3, False, 1),
+    ("B01", "simple", APPLE, 5, 4, True, 1),
+    ("B02", "simple", WHEAT, 5, 4, True, 1),
+    ("B03", "simple", GRAPE, 5, 4, True, 1),
+    ("B04", "simple", SHEEP, 6, 3, True, 1),
     ("B05", "simple", COW, 7, 3, True, 1),
-    ("B06", "simple", HEN, 5, 3, False, 1),
-    ("B07", "simple", MEAT, 5, 3, False, 2),
+    ("B06", "simple", HEN, 5, 3, True, 1),
+    ("B07", "simple", MEAT, 5, 3, True, 2),
     ("B08", "simple", WOOL, 8, 3, True, 1),
-    ("B09", "simple", WOOL, 7, 3, False, 1),
-    ("B10", "simple", MILK, 8, 3, False, 1),
-    ("B11", "simple", EGG, 7, 3, False, 1),
+    ("B09", "simple", WOOL, 7, 3, True, 1),
+    ("B10", "simple", MILK, 8, 3, True, 1),
+    ("B11", "simple", EGG, 7, 3, True, 1),
     ("B12", "simple", FLOUR, 16, 2, True, 1),
     ("B13", "simple", WINE, 16, 2, True, 1),
-    ("B14", "simple", FLOUR, 14, 3, False, 1),
-    ("B15", "simple", WINE, 14, 3, False, 1),
+    ("B14", "simple", FLOUR, 14, 3, True, 1),
+    ("B15", "simple", WINE, 14, 3, True, 1),
     ("B16", "pack", _pack(flour=1, wine=1), 34, 1, True, 1),
-    ("B17", "pack", _pack(wool=1, milk=1, egg=1), 24, 1, False, 1),
-    ("B18", "pack", _pack(sheep=2, cow=2), 26, 1, False, 1),
-    ("B19", "pack", _pack(apple=3, grape=3), 30, 1, False, 1),
-    ("B20", "pack", _pack(flour=1, egg=2), 32, 1, False, 1),
-    ("B21", "generic", None, 0, 0, False, 1),
+    ("B17", "pack", _pack(wool=1, milk=1, egg=1), 24, 1, True, 1),
+    ("B18", "pack", _pack(sheep=2, cow=2), 26, 1, True, 1),
+    ("B19", "pack", _pack(apple=3, grape=3), 30, 1, True, 1),
+    ("B20", "pack", _pack(flour=1, egg=2), 32, 1, True, 1),
+    ("B21", "generic", None, 0, 0, True, 1),
     ("EB1", "event", INFLATION, 0, 0, False, 1),
     ("EB2", "event", STRIKE, 0, 0, False, 1),
     ("EB3", "event", FRUIT_FLY, 0, 0, False, 1),
@@ -380,7 +380,7 @@ def bm_price(good: int, buying: bool, inflation: bool) -> int:
 assert NUM_SPACES == 37
 assert len(DECK_A_IDS) == 30 and len(DECK_B_IDS) == 26
 assert sum(1 for c in MARKET_CARDS if c.kind != "event") == 48
-assert sum(1 for c in MARKET_CARDS if c.outgoing) == 12
+assert sum(1 for c in MARKET_CARDS if c.outgoing) == 48  # G-48: every market card
 assert all(c.deck == "B" for c in MARKET_CARDS if c.kind == "event" and c.event in
            PERMANENT_EVENTS)
 assert len(ZONES[Z_DEV].key) and ZONES[Z_DEV].spaces == len(DEV_SPOTS)

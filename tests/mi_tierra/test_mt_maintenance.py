@@ -65,31 +65,33 @@ def test_t09_voluntary_release():
 
 
 def test_t10_closing_row_discarded():
-    """T-10 (MIT-17): a card in the Closing row at Phase 2 goes to the discard pile."""
+    """T-10 (MIT-17): a card in the Closing row at Phase 2 goes to the discard pile; the
+    Established cards (all outgoing, G-48) take its place."""
     s = scenario(2, est=["A01", "A03"], closing=["A08"], pile=["A05", "A07"],
                  start=Stage.MARKET_MAINTENANCE)
-    assert s.closing == [-1, -1, -1, -1]
     assert card_id("A08") in s.discard
-    assert s.est == [card_id("A01"), card_id("A03")]  # nothing outgoing, nothing drawn
+    assert s.closing == [card_id("A01"), card_id("A03"), -1, -1]
+    assert s.est == [card_id("A05"), card_id("A07")]
 
 
 def test_t11_outgoing_moves_and_closing_is_still_sellable():
     """T-11 (MIT-18, MIT-19, G-48, G-49): the outgoing flour market moves to the Closing row and
     the Established area is refilled; a worker sells a flour to it for $15; the sold Closing
-    card is not replaced, and the next Phase 2 finds the Closing row empty."""
+    card is not replaced, and the next Phase 2 discards what is left of the Closing row."""
     a14 = card_id("A14")
     s = scenario(2, est=["A14", "A01"], pile=["A03", "A05", "A07", "A09"],
                  goods={0: {"flour": 1}}, money=[5, 6], start=Stage.MARKET_MAINTENANCE)
-    assert s.closing[0] == a14
-    assert s.est == [card_id("A03"), card_id("A01")]
+    assert s.closing[:2] == [a14, card_id("A01")]
+    assert s.est == [card_id("A03"), card_id("A05")]
     s.apply(place(C.Z_EST_MARKET))
     pass_until(s, Stage.EST_MARKET, Decision.MARKET_TURN)
     assert CLOSE_SLOT0 in legal(s)
     s.apply(CLOSE_SLOT0)  # one flour is the only possible sale: it completes by itself (G-71)
     assert s.money[0] == 20 and s.goods[0][C.FLOUR] == 0
-    assert s.closing == [-1, -1, -1, -1] and a14 in s.discard
+    assert s.closing[0] == -1 and a14 in s.discard
     pass_until(s, Stage.PLACEMENT, Decision.PLACE)
-    assert s.closing == [-1, -1, -1, -1]
+    assert card_id("A01") in s.discard
+    assert s.closing[:2] == [card_id("A03"), card_id("A05")]
 
 
 def test_t12_refill_reveals_an_instant_event():
@@ -115,7 +117,7 @@ def test_t13_development_display_refilled_in_slot_order():
 
 def test_mit19_refill_to_one_market_per_player():
     """MIT-19: the Established area is refilled until it holds one market per player."""
-    s = scenario(4, est=[None, "A01", None, None], pile=["A03", "A05", "A07", "A09"],
+    s = scenario(4, est=[None, "A01", None, None], pile=["A03", "A05", "A07", "A09", "A10"],
                  start=Stage.MARKET_MAINTENANCE)
     assert all(c >= 0 for c in s.est) and len(s.est) == 4
-    assert s.pile == [card_id("A09")]
+    assert s.pile == [card_id("A10")]

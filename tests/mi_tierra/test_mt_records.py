@@ -179,8 +179,9 @@ def test_determinize_resamples_the_unknown():
 def _peek_state():
     """P1 (seat 0) alone in the Clock Tower, reordering the top four cards."""
     codes = ["A05", "A07", "A09", "A10", "A11", "A12"]
-    s = scenario(2, board={space("clock_tower", 0): 0}, pile=codes, est=["A01", "A03"],
-                 start=Stage.CLOCK_TOWER)
+    s = scenario(2, board={space("clock_tower", 0): 0, space("bakery", 0): 1}, pile=codes,
+                 est=["A01", "A03"], goods={1: {"milk": 1, "egg": 2}}, money=[10, 10],
+                 start=Stage.CLOCK_TOWER)  # seat 1's baker stops the run after the reorder
     pick = CardPicker()
     return s, [pick(c) for c in codes]
 
