@@ -46,8 +46,9 @@ from huerta.envs.mi_tierra.farm import group_size
 from huerta.envs.mi_tierra.market import can_sell_to
 from huerta.envs.mi_tierra.state import MiTierraState
 
-# Worth of one unit of each good to the greedy player: about half of what a market pays.
-WORTH = (2.0, 2.0, 2.0, 2.0, 3.5, 3.5, 3.0, 7.0, 7.0, 2.5, 3.0, 2.0)
+# Worth of one unit of each good to the greedy player: about half of what a market pays, more
+# for wool, milk and eggs, which make cloth and cake.
+WORTH = (2.0, 2.0, 2.0, 2.0, 5.0, 6.0, 5.0, 7.0, 7.0, 2.5, 3.0, 2.0)
 
 
 def worth(s: MiTierraState, p: int) -> float:

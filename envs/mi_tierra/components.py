@@ -161,7 +161,10 @@ NEIGHBOURS = _neighbours()  # orthogonal ("octagonal" = ortogonal), never diagon
 
 # --- factories (MIT-43 … MIT-55, G-31) ----------------------------------------------------------
 APF_COST = 5
-APF_PRODUCTS = ((WOOL, SHEEP, 2), (MILK, COW, 2), (EGG, HEN, 3))  # (product, animal, at least)
+# (product, animal, at least): the thresholds of the matching development cards (Shearer 3 sheep,
+# Milk factory 2 cows, Hen barnyard 4 hens); with lower ones the factory out-earned every other
+# space in simulated games (G-31).
+APF_PRODUCTS = ((WOOL, SHEEP, 3), (MILK, COW, 2), (EGG, HEN, 4))
 BAKERY_COST = 8
 BAKERY_INPUTS = ((MILK, 1), (EGG, 2))
 FLOUR_WINE_COST = 5

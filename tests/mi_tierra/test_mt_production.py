@@ -204,21 +204,21 @@ def test_t32_replacing_a_stocked_barnyard():
 
 
 def test_t33_animal_products_factory():
-    """T-33 (MIT-43, MIT-44, G-31): 2 sheep, 2 cows, 1 hen and $7: pay $5 for wool and milk (no
-    egg); the animals stay."""
-    s = scenario(2, barns={0: {0: (2, "sheep", 2), 1: (2, "cow", 2)}}, goods={0: {"hen": 1}},
+    """T-33 (MIT-43, MIT-44, G-31): 3 sheep, 2 cows, 3 hens and $7: pay $5 for wool and milk (no
+    egg: that needs 4 hens); the animals stay."""
+    s = scenario(2, barns={0: {0: (3, "sheep", 3), 1: (2, "cow", 2)}}, goods={0: {"hen": 3}},
                  money=[7, 7], board={APF: 0}, start=Stage.ANIMAL_PRODUCTS)
     assert decision(s) == Decision.ANIMAL_PRODUCTS and legal(s) == {PASS, CHOICE0}
     s.apply(CHOICE0)
     g = s.goods[0]
     assert s.money[0] == 2 and (g[C.WOOL], g[C.MILK], g[C.EGG]) == (1, 1, 0)
-    assert (g[C.SHEEP], g[C.COW], g[C.HEN]) == (2, 2, 1)
+    assert (g[C.SHEEP], g[C.COW], g[C.HEN]) == (3, 2, 3)
 
 
 def test_t34_animal_products_impossible_is_skipped():
     """T-34 (G-30): nothing qualifies, or only $4: the worker does nothing and goes home."""
-    for money, sheep in ((10, 1), (4, 2)):
-        s = scenario(2, barns={0: {0: (2, "sheep", sheep)}}, money=[money, 5],
+    for money, sheep in ((10, 2), (4, 3)):
+        s = scenario(2, barns={0: {0: (3, "sheep", sheep)}}, money=[money, 5],
                      board={APF: 0}, start=Stage.ANIMAL_PRODUCTS)
         assert past(s, Stage.ANIMAL_PRODUCTS) and s.money[0] == money
         assert s.goods[0][C.WOOL] == 0 and s.hut[0] == 3
@@ -379,7 +379,7 @@ def test_mit26_activation_follows_the_numbered_steps():
     markets), never going back within a round."""
     board = {FOREST: 0, APF: 0, BAKERY: 1, DEV_N: 0, FLOUR_WINE: 1, CLOTH: 0,
              space("est_market", 0): 1}
-    s = scenario(3, board=board, money=[30, 30, 30], barns={0: {0: (2, "sheep", 2)}},
+    s = scenario(3, board=board, money=[30, 30, 30], barns={0: {0: (3, "sheep", 3)}},
                  goods={0: {"wool": 3}, 1: {"milk": 1, "egg": 2, "wheat": 3, "apple": 1}},
                  est=["A01", "A03", "A05"], pile=["A07", "A09"], start=Stage.FOREST)
     stages = []
