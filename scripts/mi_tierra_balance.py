@@ -194,6 +194,55 @@ class Specialist(Greedy):
         return super().act(s)
 
 
+class Planner(Greedy):
+    """Greedy, but placement follows a fixed plan toward cake ("baker": hens, cows, the Animal
+    Products Factory, the Bakery) or cloth ("weaver": sheep, the factory, the Cloth Factory),
+    selling in the market whenever money runs short."""
+
+    def __init__(self, seed: int, plan: str) -> None:
+        super().__init__(seed)
+        self.plan = plan
+        self.name = plan
+
+    def _wishes(self, s: MiTierraState, p: int) -> list[int]:
+        goods = s.goods[p]
+        money = s.money[p]
+        barns = sum(1 for t in s.tiles[p] if t in C.BARN_CAPACITY)
+        apf = {animal: need for _, animal, need in C.APF_PRODUCTS}
+        wishes = []
+        if self.plan == "baker":
+            if can_bake(s, p):
+                wishes.append(C.Z_BAKERY)
+            if money >= C.APF_COST and (goods[C.HEN] >= apf[C.HEN] or goods[C.COW] >= apf[C.COW]):
+                wishes.append(C.Z_APF)
+            if goods[C.HEN] < apf[C.HEN]:
+                wishes.append(C.Z_HENHOUSE)
+            if barns == 0:
+                wishes.append(C.Z_FOREST)
+            if goods[C.COW] < apf[C.COW] and barns:
+                wishes.append(C.Z_COW)
+        else:
+            if can_make_cloth(s, p):
+                wishes.append(C.Z_CLOTH)
+            if money >= C.APF_COST and goods[C.SHEEP] >= apf[C.SHEEP]:
+                wishes.append(C.Z_APF)
+            if barns < 2:
+                wishes.append(C.Z_FOREST)
+            if goods[C.SHEEP] < apf[C.SHEEP] + 1 and barns:
+                wishes.append(C.Z_SHEEP)
+        if money < 8:
+            wishes.append(C.Z_EST_MARKET)
+        return wishes
+
+    def act(self, s: MiTierraState) -> int:
+        if s.decision == Decision.PLACE:
+            legal = set(s.legal_actions())
+            for zone in self._wishes(s, s.current_player):
+                if place(zone) in legal:
+                    return place(zone)
+        return super().act(s)
+
+
 @dataclass
 class Figures:
     """What a batch of games measured."""
@@ -293,6 +342,20 @@ def run(players: list[int], games: int, specialists: bool) -> list[str]:
             out += summary(f"{n} players, all {label}", f)
             out.append(f"- placements ({label}): {placement_shares(f, label)}")
         if specialists:
+            rows = []
+            for plan in ("baker", "weaver"):
+                f = Figures()
+                for seed in range(games):
+                    seat = seed % n
+                    pols = [Greedy(seed * 10 + i) for i in range(n)]
+                    pols[seat] = Planner(seed * 10 + seat, plan)
+                    play(n, pols, seed, f)
+                made = f.cakes if plan == "baker" else f.cloths
+                mine = [made[g * n + g % n] for g in range(games)]
+                rows.append(f"{plan} {f.wins[plan] / games:.0%} ({np.mean(mine):.1f} "
+                            f"{'cakes' if plan == 'baker' else 'cloth'} a game)")
+            out.append(f"- planners against {n - 1} greedy players (win share; fair = "
+                       f"{1 / n:.0%}): " + ", ".join(rows))
             out.append(f"- specialists against {n - 1} greedy players (win share; fair = "
                        f"{1 / n:.0%}):")
             rows = []
