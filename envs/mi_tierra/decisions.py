@@ -54,59 +54,79 @@ _LOWER_FIRST = C.ZONE_FIRST_SPACE[C.Z_LOWER_ROAD]
 
 # --- placement helpers ---------------------------------------------------------------------------
 
+def _usable_spaces(n: int) -> tuple[tuple[int, ...], ...]:
+    """Per zone, its spaces in board order without the ones blocked with `n` players (G-03)."""
+    out = []
+    for z, zone in enumerate(C.ZONES):
+        first = C.ZONE_FIRST_SPACE[z]
+        out.append(tuple(i for i in range(first, first + zone.spaces)
+                         if not (n == 2 and i in C.BLOCKED_2P)))
+    return tuple(out)
+
+
+_USABLE = {n: _usable_spaces(n) for n in C.PLAYER_COUNTS}
+_PLACE_ORDER = tuple((zone, ZONE_PLACE_ACTION[zone]) for zone in PLACE_ZONES)
+_FACTORIES = frozenset(C.FACTORY_ZONES)
+_SQUARE_SPACES = tuple(range(_SQUARE_FIRST, _SQUARE_FIRST + C.ZONES[C.Z_SQUARE].spaces))
+_LOWER_SPACES = tuple(range(_LOWER_FIRST, _LOWER_FIRST + C.ZONES[C.Z_LOWER_ROAD].spaces))
+_DEV_ACTIONS = {n: tuple((PLACE_DEV0 + i - _DEV_FIRST, i) for i in _USABLE[n][C.Z_DEV])
+                for n in C.PLAYER_COUNTS}
+
+
 def free_space(state: MiTierraState, zone: int) -> int:
     """G-05: the zone's lowest free space that is not blocked (2 players, G-03), or -1."""
-    first = C.ZONE_FIRST_SPACE[zone]
     owner = state.space_owner
-    two = state.num_players == 2
-    for i in range(first, first + C.ZONES[zone].spaces):
-        if owner[i] < 0 and not (two and i in C.BLOCKED_2P):
+    for i in _USABLE[state.num_players][zone]:
+        if owner[i] < 0:
             return i
     return -1
 
 
-def _zone_count(state: MiTierraState, zone: int, player: int) -> int:
-    first = C.ZONE_FIRST_SPACE[zone]
-    return sum(1 for i in range(first, first + C.ZONES[zone].spaces)
-               if state.space_owner[i] == player)
-
-
 def zone_open(state: MiTierraState, zone: int, player: int) -> bool:
     """Whether `player` may put one worker in `zone` now (the hut is checked by the caller)."""
-    if free_space(state, zone) < 0:
-        return False
-    if C.ZONES[zone].factory and state.event_in_force() == C.STRIKE:  # MIT-105, G-65
-        return False
-    if zone == C.Z_SQUARE:  # MIT-37, G-27
-        return state.owned[player] + _zone_count(state, zone, player) < C.MAX_WORKERS
-    if zone == C.Z_LOWER_ROAD:  # G-07: one worker per player
-        return _zone_count(state, zone, player) == 0
-    return True
+    return ZONE_PLACE_ACTION[zone] in _placement_actions(state, player)
 
 
 def _placement_actions(state: MiTierraState, p: int) -> list[int]:
+    """MIT-20 … MIT-25: the PLACE decision's legal ids, in increasing order."""
     legal = [PASS]
-    hut = state.hut[p]
-    for zone in PLACE_ZONES:
-        if zone_open(state, zone, p):
-            legal.append(ZONE_PLACE_ACTION[zone])
-    two = state.num_players == 2
     owner = state.space_owner
-    for spot in range(len(C.DEV_SPOTS)):
-        space = _DEV_FIRST + spot
-        if owner[space] < 0 and not (two and space in C.BLOCKED_2P):
-            legal.append(PLACE_DEV0 + spot)
-    if hut >= 2:  # MIT-24
-        if free_space(state, C.Z_FOREST) >= 0:
+    usable = _USABLE[state.num_players]
+    strike = state.event_card >= 0 and state.event_in_force() == C.STRIKE  # MIT-105, G-65
+    forest_free = crops_free = False
+    for zone, action in _PLACE_ORDER:
+        for i in usable[zone]:
+            if owner[i] < 0:
+                break
+        else:
+            continue
+        if zone == C.Z_FOREST:
+            forest_free = True
+        elif zone == C.Z_CROPS:
+            crops_free = True
+        elif zone in _FACTORIES:
+            if strike:
+                continue
+        elif zone == C.Z_SQUARE:  # MIT-37, G-27: owned + hires already placed stay within 5
+            hires = sum(1 for i in _SQUARE_SPACES if owner[i] == p)
+            if state.owned[p] + hires >= C.MAX_WORKERS:
+                continue
+        elif zone == C.Z_LOWER_ROAD and any(owner[i] == p for i in _LOWER_SPACES):
+            continue  # G-07: one worker per player
+        legal.append(action)
+    for action, i in _DEV_ACTIONS[state.num_players]:
+        if owner[i] < 0:
+            legal.append(action)
+    if state.hut[p] >= 2:  # MIT-24
+        if forest_free:
             legal.append(PLACE_PAIR_FOREST)
-        if free_space(state, C.Z_CROPS) >= 0:
+        if crops_free:
             legal.append(PLACE_PAIR_CROPS)
     tiles = state.tiles[p]
     workers = state.farm_workers[p]
     for c in range(C.FARM_CELLS):  # MIT-21, G-25: own crop fields without a worker
         if C.T_APPLE <= tiles[c] <= C.T_GRAPE and not workers[c]:
             legal.append(CELL0 + c)
-    legal.sort()
     return legal
 
 
@@ -254,6 +274,7 @@ def _resolve_place(state: MiTierraState, p: int, action: int) -> None:
         return
     if CELL0 <= action < CHOICE0:
         state.farm_workers[p][action - CELL0] = True
+        state.farm_versions[p] += 1
         state.hut[p] -= 1
         return
     pair = action in (PLACE_PAIR_FOREST, PLACE_PAIR_CROPS)
@@ -340,7 +361,8 @@ def _resolve_development(state: MiTierraState, p: int, action: int) -> None:
     pay(state, p, state.dev_cost)
     state.devs[p][state.display[slot]] = True
     state.display[slot] = -1
-    state.board_version += 1
+    state.market_version += 1
+    state.farm_versions[p] += 1
 
 
 def _resolve_flour_wine(state: MiTierraState, p: int, action: int) -> None:

@@ -55,6 +55,7 @@ def add_animals(state: MiTierraState, player: int, kind: int, count: int) -> int
         return 0
     goods = state.goods[player]
     state.seat_versions[player] += 1
+    state.farm_versions[player] += 1
     if kind == C.HEN:
         room = C.HENHOUSE_CAPACITY - goods[C.HEN]
         housed = min(room, count)
@@ -95,6 +96,7 @@ def remove_animals(state: MiTierraState, player: int, kind: int, count: int) -> 
     if count > goods[kind]:
         raise ValueError(f"player {player} has {goods[kind]} {C.GOODS[kind]}, not {count}")
     state.seat_versions[player] += 1
+    state.farm_versions[player] += 1
     goods[kind] -= count
     if kind == C.HEN:
         return
@@ -150,6 +152,7 @@ def put_tile(state: MiTierraState, player: int, cell: int, tile: int) -> None:
     barn_kind[cell] = C.NO_KIND
     barn_count[cell] = 0
     state.seat_versions[player] += 1
+    state.farm_versions[player] += 1
     if evicted:
         state.goods[player][evicted_kind] -= evicted
         add_animals(state, player, evicted_kind, evicted)

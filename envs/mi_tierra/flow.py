@@ -47,11 +47,12 @@ def pose(state: MiTierraState, decision: Decision, player: int) -> None:
 
 def advance(state: MiTierraState) -> None:
     """Run automatic play until a decision with two or more legal actions (or the end)."""
-    from .decisions import legal_actions, resolve
+    from .decisions import resolve
 
     while not state.terminal and not state.chance_pending:
         if state.decision != Decision.NONE:
-            legal = legal_actions(state)
+            state.legal_mask()  # cached per version: the agent's next mask costs nothing
+            legal = state._legal
             if len(legal) >= 2:
                 return
             if not legal:  # never happens: every decision keeps a legal action (tests check)
@@ -66,7 +67,6 @@ def enter_stage(state: MiTierraState, stage: Stage) -> None:
     state.stage = int(stage)
     state.qpos = 0
     state.sub = 0
-    state.board_version += 1
     if stage in STAGE_ZONE:
         zone = STAGE_ZONE[stage]
         first = C.ZONE_FIRST_SPACE[zone]
@@ -128,6 +128,7 @@ def _run_turn_order(state: MiTierraState) -> None:
             state.hut[owner] += 1
             state.space_owner[i] = -1
             state.space_seq[i] = -1
+            state.board_version += 1
     n = state.num_players
     state.studies_used = [False] * n
     state.retired = [False] * n
@@ -154,7 +155,7 @@ def _run_upkeep(state: MiTierraState) -> None:
 
 
 def _run_market_maintenance(state: MiTierraState) -> None:
-    state.board_version += 1
+    state.market_version += 1
     for m, card in enumerate(state.closing):  # MIT-17
         if card >= 0:
             state.discard.append(card)
@@ -200,7 +201,6 @@ def studies_available(state: MiTierraState, player: int) -> bool:
 def after_roll(state: MiTierraState, face: int) -> None:
     """Record a rolled face; offer the Studies re-roll unless this was the re-roll (MIT-57)."""
     state.die_face = face
-    state.board_version += 1
     owner = state.space_owner[state.queue[state.qpos]]
     if not state.rerolling and studies_available(state, owner):
         state.sub = SUB_REROLL
@@ -298,7 +298,6 @@ def _run_clock_tower(state: MiTierraState) -> None:
     owner = state.space_owner[state.queue[state.qpos]]
     if state.sub == 0:
         peek(state, owner)  # MIT-45
-        state.board_version += 1
         # MIT-46, G-35: a sole player reorders once (a second reorder could add nothing)
         if state.qpos == 0 and len(clock_tower_players(state)) == 1:
             state.reorder_left = list(state.known[owner])
@@ -372,6 +371,7 @@ def _produce(state: MiTierraState, p: int) -> None:
             goods[C.TILE_CROP[state.tiles[p][c]]] += harvest_amount(state, p, c)
             workers[c] = False
             state.hut[p] += 1
+            state.farm_versions[p] += 1
     devs = state.devs[p]
     products = []
     if devs[C.SHEARER]:  # MIT-63, MIT-74, G-44
@@ -431,9 +431,11 @@ def _run_lower_road(state: MiTierraState) -> None:
         state.terminal = True
         state.version += 1
         state.board_version += 1
+        state.market_version += 1
         state.seat_versions = [v + 1 for v in state.seat_versions]
         return
     state.round += 1
+    state.market_version += 1  # the round is part of the public game facts
     enter_stage(state, Stage.TURN_ORDER)
 
 

@@ -27,7 +27,7 @@ def draw(state: MiTierraState) -> int:
     pile = state.pile
     if not pile:
         state.pile_ran_out = True
-        state.board_version += 1
+        state.market_version += 1
         return -1
     card = pile.pop()
     state.revealed[card] = True
@@ -43,7 +43,7 @@ def draw(state: MiTierraState) -> int:
                 known_set.remove(card)
             depth[q] = depth[q] - 1 if known_set else 0
             versions[q] += 1
-    state.board_version += 1
+    state.market_version += 1
     return card
 
 
@@ -66,7 +66,7 @@ def resolve_event(state: MiTierraState, card: int) -> None:
     """MIT-85 … MIT-87, G-60 … G-64: a new event ends the one in force; an instant event acts
     and is discarded; a permanent one stays in force, except the third, which ends the game
     after this round instead of being placed."""
-    state.board_version += 1
+    state.market_version += 1
     if state.event_card >= 0:
         state.discard.append(state.event_card)
         state.event_card = -1
@@ -138,7 +138,7 @@ def complete_sale(state: MiTierraState, player: int, units: list[int]) -> None:
     state.discard.append(card)
     slot = state.sale_slot
     state.sale_slot = -1
-    state.board_version += 1
+    state.market_version += 1
     if slot < 4:
         state.est[slot] = -1
         fill_slot(state, slot)
@@ -164,6 +164,7 @@ def finish_reorder(state: MiTierraState, player: int) -> None:
     see whether or how the cards were rearranged."""
     order = state.reorder_done + state.reorder_left
     pile = state.pile
+    state.market_version += 1  # the deck letters of the top positions may have moved
     for i, card in enumerate(order):
         pile[-1 - i] = card
     state.known[player] = list(order)

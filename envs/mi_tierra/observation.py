@@ -6,9 +6,9 @@ market cards in view, the event in force, which cards have left the pile) except
 block and the Clock Tower reordering context, which carry only the observer's own peeks.
 `OBS_LAYOUT` lists the named blocks (name, offset, size); seeds/mi_tierra.md documents each value.
 
-Speed: the public part is cached per `board_version`, each seat's row per `seat_versions[seat]`,
-the observer's private knowledge per the versions that can change it; a call copies the cached
-vector and writes the few values of the current decision.
+Speed: the public part is cached per `market_version`, the board block per `board_version` and
+observer, each seat's row in two parts (per `seat_versions[seat]` and `farm_versions[seat]`);
+a call copies the cached vector and writes the few values of the current decision.
 """
 
 from __future__ import annotations
@@ -19,7 +19,6 @@ import numpy as np
 
 from . import components as C
 from .actions import NUM_DECISIONS, NUM_STAGES, Decision, Stage
-from .farm import farm_items
 
 if TYPE_CHECKING:
     from .state import MiTierraState
@@ -39,17 +38,22 @@ GAME_FIELDS = (
     ("pile_a_cards", 1, 23.0), ("pile_b_cards", 1, 26.0), ("top_position_exists", 4, 1.0),
     ("top_position_is_b", 4, 1.0), ("dev_deck_cards", 1, 15.0),
 )
-PLAYER_FIELDS = (
+# The fields that change with money, goods and workers come first; the farm and development
+# cards, which change more rarely, form the tail (FARM_FIELDS), cached on its own.
+FAST_FIELDS = (
     ("present", 1, 1.0), ("is_acting", 1, 1.0), ("money", 1, MONEY_SCALE),
     ("score", 1, SCORE_SCALE), ("turn_position", MAX_SEATS, 1.0), ("money_stamp_rank", 1, 3.0),
     ("workers_owned", 1, 5.0), ("workers_in_hut", 1, 5.0), ("workers_on_farm", 1, 5.0),
     ("retired", 1, 1.0), ("on_lower_road", 1, 1.0), ("studies_used", 1, 1.0),
     ("goods", C.NUM_GOODS, GOODS_SCALE), ("cake", 1, 5.0), ("cloth", 1, 5.0),
+    ("peeked_in_order", 1, 4.0), ("peeked_as_set", 1, 4.0),
+)
+FARM_FIELDS = (
     ("farm_tiles", C.FARM_CELLS * 6, 1.0), ("farm_animals", C.FARM_CELLS, 3.0),
     ("farm_animal_is_cow", C.FARM_CELLS, 1.0), ("farm_workers", C.FARM_CELLS, 1.0),
-    ("development_cards", C.NUM_DEV_CARDS, 1.0), ("peeked_in_order", 1, 4.0),
-    ("peeked_as_set", 1, 4.0),
+    ("development_cards", C.NUM_DEV_CARDS, 1.0),
 )
+PLAYER_FIELDS = FAST_FIELDS + FARM_FIELDS
 CARD_FIELDS = (
     ("present", 1, 1.0), ("kind", 3, 1.0), ("outgoing", 1, 1.0), ("unit_price", C.NUM_GOODS, 20.0),
     ("limit", 1, 4.0), ("pack_contents", C.NUM_GOODS, 3.0), ("pack_payout", 1, 40.0),
@@ -119,10 +123,13 @@ _OFF_STAGE = SLICES["stage"].start
 _OFF_DECISION = SLICES["decision"].start
 _OFF_CONTEXT = SLICES["context"].start
 _STAMP_RANK = PLAYER_OFFSETS["money_stamp_rank"]
+_IS_ACTING = PLAYER_OFFSETS["is_acting"]
 _EVENT_INDEX = {-1: 0, C.INFLATION: 1, C.STRIKE: 2, C.FRUIT_FLY: 3}
-_PLAYER_SCALE = np.concatenate(
-    [np.full(n, 1.0 / s, dtype=np.float32) for _, n, s in PLAYER_FIELDS]
-)
+_FAST_SCALE = np.concatenate([np.full(n, 1.0 / s, dtype=np.float32) for _, n, s in FAST_FIELDS])
+_FARM_SCALE = np.concatenate([np.full(n, 1.0 / s, dtype=np.float32) for _, n, s in FARM_FIELDS])
+FAST_SIZE = len(_FAST_SCALE)
+_TILE_HOT = tuple(tuple(1 if k == t else 0 for k in range(6)) for t in range(6))
+_BOARD_SIZE = C.NUM_SPACES * SPACE_FEATURES + MAX_SEATS
 _KIND_INDEX = {"simple": 0, "pack": 1, "generic": 2}
 
 
@@ -152,7 +159,7 @@ CARD_FEATURE_TABLE = np.stack([_card_features(c) for c in C.MARKET_CARDS])
 
 def _public_part(state: MiTierraState) -> np.ndarray:
     """Game facts, market slots, development display and revealed cards: observer-independent,
-    cached per `state.board_version`."""
+    cached per `state.market_version`."""
     out = np.zeros(OBS_SIZE, dtype=np.float32)
     g = _OFF_GAME
     o = GAME_OFFSETS
@@ -187,54 +194,62 @@ def _public_part(state: MiTierraState) -> np.ndarray:
     for c in range(C.NUM_MARKET_CARDS):
         if revealed[c]:
             out[_OFF_REVEALED + c] = 1.0
-    two = state.num_players == 2
-    for i in C.BLOCKED_2P if two else ():
-        out[_OFF_BOARD + i * SPACE_FEATURES + MAX_SEATS + 1] = 1.0
     return out
 
 
-def _board_rows(state: MiTierraState, player: int, out: np.ndarray) -> None:
-    """Occupants of the 37 spaces as observer-relative slots, pairs, Black Market workers."""
+def _board_block(state: MiTierraState, player: int) -> np.ndarray:
+    """Occupants of the 37 spaces as observer-relative slots, pairs, blocked spaces, Black
+    Market workers (the `board` block alone)."""
+    out = np.zeros(_BOARD_SIZE, dtype=np.float32)
     n = state.num_players
     owner = state.space_owner
     pair = state.space_pair
     for i in range(C.NUM_SPACES):
         q = owner[i]
         if q >= 0:
-            base = _OFF_BOARD + i * SPACE_FEATURES
+            base = i * SPACE_FEATURES
             out[base + (q - player) % n] = 1.0
             if pair[i]:
                 out[base + MAX_SEATS] = 1.0
-    bm_base = _OFF_BOARD + C.NUM_SPACES * SPACE_FEATURES
+    if n == 2:
+        for i in C.BLOCKED_2P:
+            out[i * SPACE_FEATURES + MAX_SEATS + 1] = 1.0
+    bm_base = C.NUM_SPACES * SPACE_FEATURES
     for q in state.bm_workers:
         out[bm_base + (q - player) % n] += 0.2
+    return out
 
 
-def _player_row(state: MiTierraState, q: int) -> np.ndarray:
-    """Seat q's block (see PLAYER_FIELDS) without is_acting and the money-stamp rank (they depend
-    on other seats), scaled; cached per seat version."""
-    goods = state.goods[q]
-    tiles = state.tiles[q]
-    kinds = state.barn_kind[q]
-    counts = state.barn_count[q]
-    turn = [0] * MAX_SEATS
+def _fast_row(state: MiTierraState, q: int) -> np.ndarray:
+    """Seat q's FAST_FIELDS without is_acting and the money-stamp rank (they depend on other
+    seats), scaled; cached per `seat_versions[q]`."""
+    turn = [0, 0, 0, 0]
     turn[state.order.index(q)] = 1
     lower_first = C.ZONE_FIRST_SPACE[C.Z_LOWER_ROAD]
-    lower = any(state.space_owner[i] == q for i in range(lower_first, lower_first + 4))
-    tile_hot = [0] * (C.FARM_CELLS * 6)
-    for c in range(C.FARM_CELLS):
-        tile_hot[c * 6 + tiles[c]] = 1
+    owner = state.space_owner
+    lower = any(owner[i] == q for i in range(lower_first, lower_first + 4))
+    goods = state.goods[q]
     score = (state.money[q] + C.CAKE_VALUE * state.cake[q] + C.CLOTH_VALUE * state.cloth[q]
-             + farm_items(state, q) // C.EXCHANGE_RATE)
-    values = [
+             + sum(goods) // C.EXCHANGE_RATE)
+    row = np.array([
         1, 0, state.money[q], score, *turn, 0, state.owned[q], state.hut[q],
         sum(state.farm_workers[q]), state.retired[q], lower, state.studies_used[q], *goods,
-        state.cake[q], state.cloth[q], *tile_hot, *counts, *(k == C.COW for k in kinds),
-        *state.farm_workers[q], *state.devs[q], len(state.known[q]), len(state.known_set[q]),
-    ]
-    row = np.array(values, dtype=np.float32)
-    row *= _PLAYER_SCALE
+        state.cake[q], state.cloth[q], len(state.known[q]), len(state.known_set[q]),
+    ], dtype=np.float32)
+    row *= _FAST_SCALE
     np.minimum(row, 1.0, out=row)
+    return row
+
+
+def _farm_row(state: MiTierraState, q: int) -> np.ndarray:
+    """Seat q's FARM_FIELDS, scaled; cached per `farm_versions[q]`."""
+    kinds = state.barn_kind[q]
+    hot = _TILE_HOT
+    row = np.array([
+        *(x for t in state.tiles[q] for x in hot[t]), *state.barn_count[q],
+        *(k == C.COW for k in kinds), *state.farm_workers[q], *state.devs[q],
+    ], dtype=np.float32)
+    row *= _FARM_SCALE
     return row
 
 
@@ -253,23 +268,34 @@ def _knowledge(state: MiTierraState, player: int, out: np.ndarray) -> None:
 def _material(state: MiTierraState, player: int) -> np.ndarray:
     """Everything but the per-decision blocks, for `player`."""
     public = state._public_cache
-    if public is None or public[0] != state.board_version:
-        public = (state.board_version, _public_part(state))
+    if public is None or public[0] != state.market_version:
+        public = (state.market_version, _public_part(state))
         state._public_cache = public
     out = public[1].copy()
-    _board_rows(state, player, out)
+    board = state._board_cache
+    if board is None or board[0] != state.board_version or board[1] != player:
+        board = (state.board_version, player, _board_block(state, player))
+        state._board_cache = board
+    out[_OFF_BOARD:_OFF_BOARD + _BOARD_SIZE] = board[2]
     n = state.num_players
     rows = state._row_cache
+    farms = state._farm_cache
     versions = state.seat_versions
+    farm_versions = state.farm_versions
     stamps = state.stamp
     for k in range(n):
         q = (player + k) % n
-        cached = rows[q]
-        if cached is None or cached[0] != versions[q]:
-            cached = (versions[q], _player_row(state, q))
-            rows[q] = cached
+        fast = rows[q]
+        if fast is None or fast[0] != versions[q]:
+            fast = (versions[q], _fast_row(state, q))
+            rows[q] = fast
+        farm = farms[q]
+        if farm is None or farm[0] != farm_versions[q]:
+            farm = (farm_versions[q], _farm_row(state, q))
+            farms[q] = farm
         base = _OFF_PLAYERS + k * PLAYER_BLOCK
-        out[base:base + PLAYER_BLOCK] = cached[1]
+        out[base:base + FAST_SIZE] = fast[1]
+        out[base + FAST_SIZE:base + PLAYER_BLOCK] = farm[1]
         later = sum(1 for r in range(n) if stamps[r] > stamps[q])  # markers above q's (G-08)
         out[base + _STAMP_RANK] = later / 3.0
     _knowledge(state, player, out)
@@ -278,7 +304,8 @@ def _material(state: MiTierraState, player: int) -> np.ndarray:
 
 def write_observation(state: MiTierraState, player: int, out: np.ndarray) -> None:
     """Fill `out` (float32, OBS_SIZE) with `player`'s view of `state`."""
-    key = (state.board_version, tuple(state.seat_versions), player)
+    key = (state.board_version, state.market_version, *state.seat_versions,
+           *state.farm_versions, player)
     cache = state._obs_cache
     if cache is None or cache[0] != key:
         cache = (key, _material(state, player))
@@ -289,7 +316,7 @@ def write_observation(state: MiTierraState, player: int, out: np.ndarray) -> Non
     current = state.current_player
     if current >= 0:
         k = (current - player) % state.num_players
-        out[_OFF_PLAYERS + k * PLAYER_BLOCK + PLAYER_OFFSETS["is_acting"]] = 1.0
+        out[_OFF_PLAYERS + k * PLAYER_BLOCK + _IS_ACTING] = 1.0
     out[_OFF_STAGE + state.stage] = 1.0
     out[_OFF_DECISION + state.decision] = 1.0
     _context(state, player, out)

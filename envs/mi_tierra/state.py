@@ -16,7 +16,9 @@ import numpy as np
 from ..core.engine import GameState
 from ..core.errors import CorruptRecordError
 from . import components as C
+from . import rules
 from .actions import N_ACTIONS, Decision, Stage
+from .decisions import legal_actions
 
 _INT_FIELDS = (
     "num_players", "round", "stage", "decision", "current_player", "steps", "qpos", "sub",
@@ -57,30 +59,42 @@ class MiTierraState(GameState):
     __slots__ = (
         *_INT_FIELDS, *_BOOL_FIELDS, *_LIST_FIELDS, *_NESTED_FIELDS, "rng", "version",
         "_mask", "_mask_version", "_legal", "_obs_cache", "_row_cache", "_public_cache",
-        "seat_versions", "board_version",
+        "seat_versions", "board_version", "market_version", "farm_versions", "_farm_cache",
+        "_board_cache",
     )
 
     def __init__(self) -> None:
         self.version = 0  # bumped by every change of the decision: the mask cache key
-        self.board_version = 0  # bumped when board, markets or display change
-        self.seat_versions = [0] * C.MAX_SEATS  # bumped when a player's holdings change
+        # Observation cache keys (not serialised): bumped when the workers on the board (spaces,
+        # Black Market) change; when market cards, the display, the round or the end flags
+        # change; when a player's holdings change; when a player's farm or cards change.
+        self.board_version = 0
+        self.market_version = 0
+        self.seat_versions = [0] * C.MAX_SEATS
+        self.farm_versions = [0] * C.MAX_SEATS
         self._mask = np.zeros(N_ACTIONS, dtype=bool)
         self._mask_version = -1
         self._legal: list[int] = []
         self._obs_cache = None
         self._public_cache = None
         self._row_cache: list = [None] * C.MAX_SEATS
+        self._farm_cache: list = [None] * C.MAX_SEATS
+        self._board_cache = None
         self.rng = np.random.default_rng(0)
 
     def invalidate(self) -> None:
         """Drop cached masks and observation parts; call after editing fields by hand."""
         self.version += 1
         self.board_version += 1
+        self.market_version += 1
         self.seat_versions = [v + 1 for v in self.seat_versions]
+        self.farm_versions = [v + 1 for v in self.farm_versions]
         self._mask_version = -1
         self._obs_cache = None
         self._public_cache = None
+        self._board_cache = None
         self._row_cache = [None] * C.MAX_SEATS
+        self._farm_cache = [None] * C.MAX_SEATS
 
     # --- the engine protocol ------------------------------------------------------------------
     @property
@@ -89,8 +103,6 @@ class MiTierraState(GameState):
 
     def legal_mask(self) -> np.ndarray:
         if self._mask_version != self.version:
-            from .rules import legal_actions
-
             self._legal = legal_actions(self)
             mask = self._mask
             mask[:] = False
@@ -103,9 +115,7 @@ class MiTierraState(GameState):
         return list(self._legal)
 
     def apply(self, action: int) -> None:
-        from .rules import apply
-
-        apply(self, action)
+        rules.apply(self, action)
 
     def scores(self) -> list[int]:
         from .rules import score
@@ -182,7 +192,11 @@ class MiTierraState(GameState):
         new.rng = _new_rng_like(self.rng)
         new.version = self.version
         new.board_version = self.board_version
+        new.market_version = self.market_version
         new.seat_versions = list(self.seat_versions)
+        new.farm_versions = list(self.farm_versions)
+        new._farm_cache = list(self._farm_cache)
+        new._board_cache = self._board_cache
         new._mask = self._mask.copy()
         new._mask_version = self._mask_version
         new._legal = list(self._legal)
