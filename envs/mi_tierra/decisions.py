@@ -274,7 +274,6 @@ def _resolve_place(state: MiTierraState, p: int, action: int) -> None:
         return
     if CELL0 <= action < CHOICE0:
         state.farm_workers[p][action - CELL0] = True
-        state.farm_versions[p] += 1
         state.hut[p] -= 1
         return
     pair = action in (PLACE_PAIR_FOREST, PLACE_PAIR_CROPS)

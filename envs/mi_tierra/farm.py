@@ -55,13 +55,13 @@ def add_animals(state: MiTierraState, player: int, kind: int, count: int) -> int
         return 0
     goods = state.goods[player]
     state.seat_versions[player] += 1
-    state.farm_versions[player] += 1
     if kind == C.HEN:
         room = C.HENHOUSE_CAPACITY - goods[C.HEN]
         housed = min(room, count)
         goods[C.HEN] += housed
         goods[C.MEAT] += count - housed
         return housed
+    state.farm_versions[player] += 1
     tiles = state.tiles[player]
     barn_kind = state.barn_kind[player]
     barn_count = state.barn_count[player]
@@ -96,10 +96,10 @@ def remove_animals(state: MiTierraState, player: int, kind: int, count: int) -> 
     if count > goods[kind]:
         raise ValueError(f"player {player} has {goods[kind]} {C.GOODS[kind]}, not {count}")
     state.seat_versions[player] += 1
-    state.farm_versions[player] += 1
     goods[kind] -= count
     if kind == C.HEN:
         return
+    state.farm_versions[player] += 1
     barn_kind = state.barn_kind[player]
     barn_count = state.barn_count[player]
     left = count

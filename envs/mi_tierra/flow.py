@@ -51,8 +51,7 @@ def advance(state: MiTierraState) -> None:
 
     while not state.terminal and not state.chance_pending:
         if state.decision != Decision.NONE:
-            state.legal_mask()  # cached per version: the agent's next mask costs nothing
-            legal = state._legal
+            legal = state.legal_list()  # cached per version: the agent's next mask reuses it
             if len(legal) >= 2:
                 return
             if not legal:  # never happens: every decision keeps a legal action (tests check)
@@ -371,7 +370,6 @@ def _produce(state: MiTierraState, p: int) -> None:
             goods[C.TILE_CROP[state.tiles[p][c]]] += harvest_amount(state, p, c)
             workers[c] = False
             state.hut[p] += 1
-            state.farm_versions[p] += 1
     devs = state.devs[p]
     products = []
     if devs[C.SHEARER]:  # MIT-63, MIT-74, G-44

@@ -46,12 +46,11 @@ FAST_FIELDS = (
     ("workers_owned", 1, 5.0), ("workers_in_hut", 1, 5.0), ("workers_on_farm", 1, 5.0),
     ("retired", 1, 1.0), ("on_lower_road", 1, 1.0), ("studies_used", 1, 1.0),
     ("goods", C.NUM_GOODS, GOODS_SCALE), ("cake", 1, 5.0), ("cloth", 1, 5.0),
-    ("peeked_in_order", 1, 4.0), ("peeked_as_set", 1, 4.0),
+    ("peeked_in_order", 1, 4.0), ("peeked_as_set", 1, 4.0), ("farm_workers", C.FARM_CELLS, 1.0),
 )
 FARM_FIELDS = (
     ("farm_tiles", C.FARM_CELLS * 6, 1.0), ("farm_animals", C.FARM_CELLS, 3.0),
-    ("farm_animal_is_cow", C.FARM_CELLS, 1.0), ("farm_workers", C.FARM_CELLS, 1.0),
-    ("development_cards", C.NUM_DEV_CARDS, 1.0),
+    ("farm_animal_is_cow", C.FARM_CELLS, 1.0), ("development_cards", C.NUM_DEV_CARDS, 1.0),
 )
 PLAYER_FIELDS = FAST_FIELDS + FARM_FIELDS
 CARD_FIELDS = (
@@ -123,6 +122,8 @@ _OFF_STAGE = SLICES["stage"].start
 _OFF_DECISION = SLICES["decision"].start
 _OFF_CONTEXT = SLICES["context"].start
 _STAMP_RANK = PLAYER_OFFSETS["money_stamp_rank"]
+_LOWER0 = C.ZONE_FIRST_SPACE[C.Z_LOWER_ROAD]
+assert C.ZONES[C.Z_LOWER_ROAD].spaces == 4
 _IS_ACTING = PLAYER_OFFSETS["is_acting"]
 _EVENT_INDEX = {-1: 0, C.INFLATION: 1, C.STRIKE: 2, C.FRUIT_FLY: 3}
 _FAST_SCALE = np.concatenate([np.full(n, 1.0 / s, dtype=np.float32) for _, n, s in FAST_FIELDS])
@@ -225,16 +226,18 @@ def _fast_row(state: MiTierraState, q: int) -> np.ndarray:
     seats), scaled; cached per `seat_versions[q]`."""
     turn = [0, 0, 0, 0]
     turn[state.order.index(q)] = 1
-    lower_first = C.ZONE_FIRST_SPACE[C.Z_LOWER_ROAD]
     owner = state.space_owner
-    lower = any(owner[i] == q for i in range(lower_first, lower_first + 4))
+    lower = q in (owner[_LOWER0], owner[_LOWER0 + 1], owner[_LOWER0 + 2], owner[_LOWER0 + 3])
     goods = state.goods[q]
-    score = (state.money[q] + C.CAKE_VALUE * state.cake[q] + C.CLOTH_VALUE * state.cloth[q]
-             + sum(goods) // C.EXCHANGE_RATE)
+    money = state.money[q]
+    cake = state.cake[q]
+    cloth = state.cloth[q]
+    workers = state.farm_workers[q]
+    score = money + C.CAKE_VALUE * cake + C.CLOTH_VALUE * cloth + sum(goods) // C.EXCHANGE_RATE
     row = np.array([
-        1, 0, state.money[q], score, *turn, 0, state.owned[q], state.hut[q],
-        sum(state.farm_workers[q]), state.retired[q], lower, state.studies_used[q], *goods,
-        state.cake[q], state.cloth[q], len(state.known[q]), len(state.known_set[q]),
+        1, 0, money, score, *turn, 0, state.owned[q], state.hut[q], sum(workers),
+        state.retired[q], lower, state.studies_used[q], *goods, cake, cloth,
+        len(state.known[q]), len(state.known_set[q]), *workers,
     ], dtype=np.float32)
     row *= _FAST_SCALE
     np.minimum(row, 1.0, out=row)
@@ -247,7 +250,7 @@ def _farm_row(state: MiTierraState, q: int) -> np.ndarray:
     hot = _TILE_HOT
     row = np.array([
         *(x for t in state.tiles[q] for x in hot[t]), *state.barn_count[q],
-        *(k == C.COW for k in kinds), *state.farm_workers[q], *state.devs[q],
+        *(k == C.COW for k in kinds), *state.devs[q],
     ], dtype=np.float32)
     row *= _FARM_SCALE
     return row

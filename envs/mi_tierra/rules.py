@@ -44,8 +44,7 @@ def apply(state: MiTierraState, action: int) -> None:
         action = int(action)
     except (TypeError, ValueError):
         raise IllegalActionError(action, f"actions are integer ids 0-{N_ACTIONS - 1}") from None
-    state.legal_mask()
-    if action not in state._legal:
+    if action not in state.legal_list():
         raise IllegalActionError(action, why_illegal(state, action), _safe_name(state, action))
     state.steps += 1
     resolve(state, action)

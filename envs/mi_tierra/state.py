@@ -58,7 +58,8 @@ class MiTierraState(GameState):
 
     __slots__ = (
         *_INT_FIELDS, *_BOOL_FIELDS, *_LIST_FIELDS, *_NESTED_FIELDS, "rng", "version",
-        "_mask", "_mask_version", "_legal", "_obs_cache", "_row_cache", "_public_cache",
+        "_mask", "_mask_version", "_legal", "_legal_version", "_obs_cache", "_row_cache",
+        "_public_cache",
         "seat_versions", "board_version", "market_version", "farm_versions", "_farm_cache",
         "_board_cache",
     )
@@ -74,6 +75,7 @@ class MiTierraState(GameState):
         self.farm_versions = [0] * C.MAX_SEATS
         self._mask = np.zeros(N_ACTIONS, dtype=bool)
         self._mask_version = -1
+        self._legal_version = -1
         self._legal: list[int] = []
         self._obs_cache = None
         self._public_cache = None
@@ -90,6 +92,7 @@ class MiTierraState(GameState):
         self.seat_versions = [v + 1 for v in self.seat_versions]
         self.farm_versions = [v + 1 for v in self.farm_versions]
         self._mask_version = -1
+        self._legal_version = -1
         self._obs_cache = None
         self._public_cache = None
         self._board_cache = None
@@ -101,18 +104,23 @@ class MiTierraState(GameState):
     def is_terminal(self) -> bool:
         return self.terminal
 
+    def legal_list(self) -> list[int]:
+        """The legal action ids (a cached list: do not modify it)."""
+        if self._legal_version != self.version:
+            self._legal = legal_actions(self)
+            self._legal_version = self.version
+        return self._legal
+
     def legal_mask(self) -> np.ndarray:
         if self._mask_version != self.version:
-            self._legal = legal_actions(self)
             mask = self._mask
             mask[:] = False
-            mask[self._legal] = True
+            mask[self.legal_list()] = True
             self._mask_version = self.version
         return self._mask
 
     def legal_actions(self) -> list[int]:
-        self.legal_mask()
-        return list(self._legal)
+        return list(self.legal_list())
 
     def apply(self, action: int) -> None:
         rules.apply(self, action)
@@ -199,6 +207,7 @@ class MiTierraState(GameState):
         new._board_cache = self._board_cache
         new._mask = self._mask.copy()
         new._mask_version = self._mask_version
+        new._legal_version = self._legal_version
         new._legal = list(self._legal)
         new._obs_cache = self._obs_cache  # read-only arrays keyed by versions: safe to share
         new._public_cache = self._public_cache
