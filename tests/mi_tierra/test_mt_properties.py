@@ -77,7 +77,7 @@ def test_random_games_keep_invariants_and_end(n, chunk):
     rounds = []
     for seed in range(chunk, count, CHUNKS):
         state = play_random_game(
-            n, seed, check_legal=seed < games(8, 60), check_masked=seed < games(4, 20)
+            n, seed, check_legal=seed < games(8, 150), check_masked=seed < games(4, 40)
         )
         assert state.is_terminal
         rounds.append(state.round)
