@@ -6,9 +6,11 @@ market cards in view, the event in force, which cards have left the pile) except
 block and the Clock Tower reordering context, which carry only the observer's own peeks.
 `OBS_LAYOUT` lists the named blocks (name, offset, size); seeds/mi_tierra.md documents each value.
 
-Speed: the public part is cached per `market_version`, the board block per `board_version` and
-observer, each seat's row in two parts (per `seat_versions[seat]` and `farm_versions[seat]`);
-a call copies the cached vector and writes the few values of the current decision.
+Speed: the public part is cached per `market_version`, each seat's row in two parts (per
+`seat_versions[seat]` and `farm_versions[seat]`), and each observer's vector with the versions
+it was built from, so that a later call rewrites only the parts whose versions moved; a call
+then copies that vector and writes the few values of the current decision. Cached arrays are
+never modified, so clones may share them.
 """
 
 from __future__ import annotations
@@ -121,6 +123,11 @@ _OFF_KNOWLEDGE = SLICES["knowledge"].start
 _OFF_STAGE = SLICES["stage"].start
 _OFF_DECISION = SLICES["decision"].start
 _OFF_CONTEXT = SLICES["context"].start
+_KNOWLEDGE_SIZE = SLICES["knowledge"].stop - _OFF_KNOWLEDGE
+# _updated copies the public blocks as two slices: game, then markets … revealed (up to players).
+assert [name for name, _, _ in OBS_LAYOUT[:6]] == [
+    "game", "board", "markets", "display", "revealed", "players",
+]
 _STAMP_RANK = PLAYER_OFFSETS["money_stamp_rank"]
 _LOWER0 = C.ZONE_FIRST_SPACE[C.Z_LOWER_ROAD]
 assert C.ZONES[C.Z_LOWER_ROAD].spaces == 4
@@ -268,52 +275,106 @@ def _knowledge(state: MiTierraState, player: int, out: np.ndarray) -> None:
     out[set_base + C.NUM_MARKET_CARDS] = state.known_depth[player] / 4.0
 
 
-def _material(state: MiTierraState, player: int) -> np.ndarray:
-    """Everything but the per-decision blocks, for `player`."""
+def _seat_rows(state: MiTierraState, q: int) -> tuple[np.ndarray, np.ndarray]:
+    """Seat q's fast and farm rows, from their per-seat caches."""
+    fast = state._row_cache[q]
+    version = state.seat_versions[q]
+    if fast is None or fast[0] != version:
+        fast = (version, _fast_row(state, q))
+        state._row_cache[q] = fast
+    farm = state._farm_cache[q]
+    version = state.farm_versions[q]
+    if farm is None or farm[0] != version:
+        farm = (version, _farm_row(state, q))
+        state._farm_cache[q] = farm
+    return fast[1], farm[1]
+
+
+def _write_stamp_ranks(state: MiTierraState, player: int, out: np.ndarray) -> None:
+    n = state.num_players
+    stamps = state.stamp
+    for k in range(n):
+        sq = stamps[(player + k) % n]
+        later = 0
+        for r in range(n):
+            if stamps[r] > sq:  # markers above this seat's (G-08)
+                later += 1
+        out[_OFF_PLAYERS + k * PLAYER_BLOCK + _STAMP_RANK] = later / 3.0
+
+
+def _public(state: MiTierraState) -> np.ndarray:
     public = state._public_cache
     if public is None or public[0] != state.market_version:
         public = (state.market_version, _public_part(state))
         state._public_cache = public
-    out = public[1].copy()
-    board = state._board_cache
-    if board is None or board[0] != state.board_version or board[1] != player:
-        board = (state.board_version, player, _board_block(state, player))
-        state._board_cache = board
-    out[_OFF_BOARD:_OFF_BOARD + _BOARD_SIZE] = board[2]
+    return public[1]
+
+
+def _material(state: MiTierraState, player: int) -> np.ndarray:
+    """Everything but the per-decision blocks, for `player`, built from scratch."""
+    out = _public(state).copy()
+    out[_OFF_BOARD:_OFF_BOARD + _BOARD_SIZE] = _board_block(state, player)
     n = state.num_players
-    rows = state._row_cache
-    farms = state._farm_cache
-    versions = state.seat_versions
-    farm_versions = state.farm_versions
-    stamps = state.stamp
+    for k in range(n):
+        fast, farm = _seat_rows(state, (player + k) % n)
+        base = _OFF_PLAYERS + k * PLAYER_BLOCK
+        out[base:base + FAST_SIZE] = fast
+        out[base + FAST_SIZE:base + PLAYER_BLOCK] = farm
+    _write_stamp_ranks(state, player, out)
+    _knowledge(state, player, out)
+    return out
+
+
+def _updated(state: MiTierraState, player: int, entry: tuple) -> np.ndarray:
+    """`player`'s cached material brought up to date: only the public blocks, the board, the seat
+    rows and the knowledge whose versions moved are rewritten (into a copy: cached arrays never
+    change)."""
+    market_version, board_version, seat_versions, farm_versions, old = entry
+    out = old.copy()
+    if market_version != state.market_version:
+        public = _public(state)
+        out[_OFF_GAME:_OFF_BOARD] = public[_OFF_GAME:_OFF_BOARD]
+        out[_OFF_MARKETS:_OFF_PLAYERS] = public[_OFF_MARKETS:_OFF_PLAYERS]
+    if board_version != state.board_version:
+        out[_OFF_BOARD:_OFF_BOARD + _BOARD_SIZE] = _board_block(state, player)
+    n = state.num_players
+    seats_moved = False
     for k in range(n):
         q = (player + k) % n
-        fast = rows[q]
-        if fast is None or fast[0] != versions[q]:
-            fast = (versions[q], _fast_row(state, q))
-            rows[q] = fast
-        farm = farms[q]
-        if farm is None or farm[0] != farm_versions[q]:
-            farm = (farm_versions[q], _farm_row(state, q))
-            farms[q] = farm
-        base = _OFF_PLAYERS + k * PLAYER_BLOCK
-        out[base:base + FAST_SIZE] = fast[1]
-        out[base + FAST_SIZE:base + PLAYER_BLOCK] = farm[1]
-        later = sum(1 for r in range(n) if stamps[r] > stamps[q])  # markers above q's (G-08)
-        out[base + _STAMP_RANK] = later / 3.0
-    _knowledge(state, player, out)
+        fast_moved = seat_versions[q] != state.seat_versions[q]
+        farm_moved = farm_versions[q] != state.farm_versions[q]
+        if fast_moved or farm_moved:
+            fast, farm = _seat_rows(state, q)
+            base = _OFF_PLAYERS + k * PLAYER_BLOCK
+            if fast_moved:
+                out[base:base + FAST_SIZE] = fast
+                seats_moved = True
+            if farm_moved:
+                out[base + FAST_SIZE:base + PLAYER_BLOCK] = farm
+    if seats_moved:
+        _write_stamp_ranks(state, player, out)
+    if seat_versions[player] != state.seat_versions[player]:
+        out[_OFF_KNOWLEDGE:_OFF_KNOWLEDGE + _KNOWLEDGE_SIZE] = 0.0
+        _knowledge(state, player, out)
     return out
 
 
 def write_observation(state: MiTierraState, player: int, out: np.ndarray) -> None:
     """Fill `out` (float32, OBS_SIZE) with `player`'s view of `state`."""
-    key = (state.board_version, state.market_version, *state.seat_versions,
-           *state.farm_versions, player)
-    cache = state._obs_cache
-    if cache is None or cache[0] != key:
-        cache = (key, _material(state, player))
-        state._obs_cache = cache
-    out[:] = cache[1]
+    entry = state._obs_cache[player]
+    market_version = state.market_version
+    if entry is None:
+        material = _material(state, player)
+    elif (entry[0] == market_version and entry[1] == state.board_version
+          and entry[2] == state.seat_versions and entry[3] == state.farm_versions):
+        material = entry[4]
+    else:
+        material = _updated(state, player, entry)
+    if entry is None or material is not entry[4]:
+        state._obs_cache[player] = (market_version, state.board_version,
+                                    list(state.seat_versions), list(state.farm_versions),
+                                    material)
+    out[:] = material
     if state.terminal:
         return
     current = state.current_player

@@ -61,7 +61,6 @@ class MiTierraState(GameState):
         "_mask", "_mask_version", "_legal", "_legal_version", "_obs_cache", "_row_cache",
         "_public_cache",
         "seat_versions", "board_version", "market_version", "farm_versions", "_farm_cache",
-        "_board_cache",
     )
 
     def __init__(self) -> None:
@@ -77,11 +76,10 @@ class MiTierraState(GameState):
         self._mask_version = -1
         self._legal_version = -1
         self._legal: list[int] = []
-        self._obs_cache = None
+        self._obs_cache: list = [None] * C.MAX_SEATS
         self._public_cache = None
         self._row_cache: list = [None] * C.MAX_SEATS
         self._farm_cache: list = [None] * C.MAX_SEATS
-        self._board_cache = None
         self.rng = np.random.default_rng(0)
 
     def invalidate(self) -> None:
@@ -93,9 +91,8 @@ class MiTierraState(GameState):
         self.farm_versions = [v + 1 for v in self.farm_versions]
         self._mask_version = -1
         self._legal_version = -1
-        self._obs_cache = None
+        self._obs_cache = [None] * C.MAX_SEATS
         self._public_cache = None
-        self._board_cache = None
         self._row_cache = [None] * C.MAX_SEATS
         self._farm_cache = [None] * C.MAX_SEATS
 
@@ -204,12 +201,11 @@ class MiTierraState(GameState):
         new.seat_versions = list(self.seat_versions)
         new.farm_versions = list(self.farm_versions)
         new._farm_cache = list(self._farm_cache)
-        new._board_cache = self._board_cache
         new._mask = self._mask.copy()
         new._mask_version = self._mask_version
         new._legal_version = self._legal_version
         new._legal = list(self._legal)
-        new._obs_cache = self._obs_cache  # read-only arrays keyed by versions: safe to share
+        new._obs_cache = list(self._obs_cache)  # entries are never modified: safe to share
         new._public_cache = self._public_cache
         new._row_cache = list(self._row_cache)
         return new
