@@ -148,11 +148,13 @@ def flour_wine_options(state: MiTierraState, p: int) -> list[int]:
 
 
 def can_bake(state: MiTierraState, p: int) -> bool:
+    """MIT-47: 1 milk, 2 eggs and $8 are at hand."""
     goods = state.goods[p]
     return state.money[p] >= C.BAKERY_COST and all(goods[g] >= n for g, n in C.BAKERY_INPUTS)
 
 
 def can_make_cloth(state: MiTierraState, p: int) -> bool:
+    """MIT-55: 3 wool and $7 are at hand."""
     goods = state.goods[p]
     return state.money[p] >= C.CLOTH_COST and all(goods[g] >= n for g, n in C.CLOTH_INPUTS)
 

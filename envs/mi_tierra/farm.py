@@ -137,6 +137,7 @@ def tile_targets(state: MiTierraState, player: int) -> list[int]:
 
 
 def has_empty_cell(state: MiTierraState, player: int) -> bool:
+    """Whether the farm still has a cell without a tile (then a new tile may not be discarded)."""
     return C.EMPTY in state.tiles[player]
 
 

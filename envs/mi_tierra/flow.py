@@ -113,6 +113,7 @@ def turn_order(state: MiTierraState) -> list[int]:
 
 
 def lower_road_players(state: MiTierraState) -> list[int]:
+    """The players with a worker on the lower road, by space."""
     first = C.ZONE_FIRST_SPACE[C.Z_LOWER_ROAD]
     return [state.space_owner[i] for i in range(first, first + C.ZONES[C.Z_LOWER_ROAD].spaces)
             if state.space_owner[i] >= 0]
@@ -287,6 +288,7 @@ _FACTORY_DECISION = {
 
 
 def clock_tower_players(state: MiTierraState) -> set[int]:
+    """The players with a worker in the Clock Tower this round (MIT-46 counts players)."""
     return {state.space_owner[i] for i in state.queue}
 
 
@@ -438,6 +440,7 @@ def _run_lower_road(state: MiTierraState) -> None:
 
 
 def pay_upkeep(state: MiTierraState, player: int) -> None:
+    """MIT-14: pay $2 per worker beyond 3 (the caller checked it is affordable)."""
     pay(state, player, upkeep_due(state, player))
 
 

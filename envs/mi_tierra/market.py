@@ -98,6 +98,7 @@ def resolve_event(state: MiTierraState, card: int) -> None:
 
 
 def inflation(state: MiTierraState) -> bool:
+    """Whether Inflation is in force (MIT-104)."""
     return state.event_in_force() == C.INFLATION
 
 
