@@ -173,6 +173,11 @@ def _flow(state: MiTierraState, n: int) -> list[str]:
             out.append("a live game with no decision pending")
         elif not 0 <= state.current_player < n:
             out.append(f"current_player {state.current_player} is not a seat")
+    if state.reorder_left or state.reorder_done:
+        p = state.current_player
+        if state.decision != Decision.CLOCK_ORDER or not 0 <= p < n or \
+                sorted(state.reorder_left + state.reorder_done) != sorted(state.known[p]):
+            out.append("a Clock Tower reordering does not match the peeker's cards")
     if state.bm_buys > C.BM_BUYS_PER_WORKER:
         out.append("a Black Market worker bought more than 3 units (MIT-91)")
     return out

@@ -214,6 +214,12 @@ def determinize_pile(state: MiTierraState, player: int, rng: np.random.Generator
         if q == player:
             continue
         if state.known[q]:
-            state.known[q] = [pile[-1 - i] for i in range(len(state.known[q]))]
+            old = state.known[q]
+            state.known[q] = [pile[-1 - i] for i in range(len(old))]
+            if (state.reorder_left or state.reorder_done) and state.current_player == q:
+                # q is reordering: its choices follow the cards now at the same positions
+                moved = dict(zip(old, state.known[q], strict=True))
+                state.reorder_left = [moved[c] for c in state.reorder_left]
+                state.reorder_done = [moved[c] for c in state.reorder_done]
         if state.known_set[q]:
             state.known_set[q] = [pile[-1 - i] for i in range(len(state.known_set[q]))]

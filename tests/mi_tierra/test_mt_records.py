@@ -230,3 +230,22 @@ def test_removed_cards_never_appear_in_any_observation():
                     assert revealed[c] == 0.0 and not knowledge[:, c].any()
             legal = state.legal_actions()
             state.apply(legal[rng.integers(len(legal))])
+
+
+def test_determinize_during_another_players_reordering_stays_consistent():
+    """G-35: the opponent of a reordering peeker gets a state in which the peeker's pending
+    choices follow the cards now at the same pile positions, and the game plays on soundly."""
+    s, ids = _peek_state()
+    s.apply(choice(1))  # the peeker has put one card back already
+    for seed in range(5):
+        other = s.determinize(1, np.random.default_rng(seed))
+        assert not other.check_consistency()
+        np.testing.assert_array_equal(other.observe(1), s.observe(1))
+        rng = np.random.default_rng(seed)
+        while not other.is_terminal:
+            if other.chance_pending:  # scenarios roll their dice explicitly
+                other.apply_chance(int(rng.integers(1, 7)))
+                continue
+            legal = other.legal_actions()
+            other.apply(legal[rng.integers(len(legal))])
+            assert not other.check_consistency()
