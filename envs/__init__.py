@@ -4,6 +4,7 @@
 - `huerta/Alpujarras-v0`: Alpujarras, 2-4 players (1 = solo), one learner against opponents.
 - `huerta/AlpujarrasSolo-v0`: the solo game against the scripted Zara (options `double_turns`,
   `star_sides`).
+- `huerta/MiTierra-v0`: Mi Tierra, 2-4 players, likewise.
 """
 
 from gymnasium.envs.registration import register, registry
@@ -14,6 +15,7 @@ _GYM_IDS = {
     "huerta/Finca-v0": {"game": "finca"},
     "huerta/Alpujarras-v0": {"game": "alpujarras"},
     "huerta/AlpujarrasSolo-v0": {"game": "alpujarras", "num_players": 1},
+    "huerta/MiTierra-v0": {"game": "mi_tierra"},
 }
 
 for _env_id, _kwargs in _GYM_IDS.items():

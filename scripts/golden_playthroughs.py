@@ -17,6 +17,7 @@ GOLDEN_DIR = Path(__file__).resolve().parent.parent / "tests" / "golden"
 GOLDEN_GAMES = [
     ("finca", 2, 7), ("finca", 3, 8), ("finca", 4, 9),
     ("alpujarras", 2, 7), ("alpujarras", 3, 8), ("alpujarras", 4, 9), ("alpujarras", 1, 10),
+    ("mi_tierra", 2, 7), ("mi_tierra", 3, 8), ("mi_tierra", 4, 9),
 ]
 
 

@@ -11,6 +11,7 @@ from .errors import InvalidConfigError
 GAME_MODULES = {
     "finca": "huerta.envs.finca.game",
     "alpujarras": "huerta.envs.alpujarras.game",
+    "mi_tierra": "huerta.envs.mi_tierra.game",
 }
 
 

@@ -1,0 +1,480 @@
+"""Each decision's legal actions and what a chosen action does.
+
+One function lists the legal actions of the pending decision (the mask is built from it, and
+`apply` checks against it), and one carries a chosen action out. Options that cannot be paid for
+or supplied are never listed (G-30, G-32), so every listed action is carried out in full.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from . import components as C
+from .actions import (
+    BUY_ACTION_GOOD,
+    CELL0,
+    CHOICE0,
+    CLOSE_SLOT0,
+    EST_SLOT0,
+    GOOD_BUY_ACTION,
+    MOVE_TO_BLACK_MARKET,
+    PASS,
+    PLACE_ACTION_ZONE,
+    PLACE_DEV0,
+    PLACE_PAIR_CROPS,
+    PLACE_PAIR_FOREST,
+    PLACE_ZONES,
+    SELL0,
+    ZONE_PLACE_ACTION,
+    Decision,
+    Stage,
+)
+from .farm import change_good, has_empty_cell, put_tile, tile_targets
+from .flow import (
+    EM_FIRST,
+    SUB_OUTCOME,
+    SUB_ROLL,
+    SUB_TILE,
+    apf_products,
+    pay_upkeep,
+    pose,
+    upkeep_due,
+)
+from .ledger import gain, pay
+from .market import can_sell_to, complete_sale, inflation, sale_card
+
+if TYPE_CHECKING:
+    from .state import MiTierraState
+
+CARDS = C.MARKET_CARDS
+_DEV_FIRST = C.ZONE_FIRST_SPACE[C.Z_DEV]
+_SQUARE_FIRST = C.ZONE_FIRST_SPACE[C.Z_SQUARE]
+_LOWER_FIRST = C.ZONE_FIRST_SPACE[C.Z_LOWER_ROAD]
+
+
+# --- placement helpers ---------------------------------------------------------------------------
+
+def _usable_spaces(n: int) -> tuple[tuple[int, ...], ...]:
+    """Per zone, its spaces in board order without the ones blocked with `n` players (G-03)."""
+    out = []
+    for z, zone in enumerate(C.ZONES):
+        first = C.ZONE_FIRST_SPACE[z]
+        out.append(tuple(i for i in range(first, first + zone.spaces)
+                         if not (n == 2 and i in C.BLOCKED_2P)))
+    return tuple(out)
+
+
+_USABLE = {n: _usable_spaces(n) for n in C.PLAYER_COUNTS}
+_PLACE_ORDER = tuple((zone, ZONE_PLACE_ACTION[zone]) for zone in PLACE_ZONES)
+_FACTORIES = frozenset(C.FACTORY_ZONES)
+_SQUARE_SPACES = tuple(range(_SQUARE_FIRST, _SQUARE_FIRST + C.ZONES[C.Z_SQUARE].spaces))
+_LOWER_SPACES = tuple(range(_LOWER_FIRST, _LOWER_FIRST + C.ZONES[C.Z_LOWER_ROAD].spaces))
+_DEV_ACTIONS = {n: tuple((PLACE_DEV0 + i - _DEV_FIRST, i) for i in _USABLE[n][C.Z_DEV])
+                for n in C.PLAYER_COUNTS}
+
+
+def free_space(state: MiTierraState, zone: int) -> int:
+    """G-05: the zone's lowest free space that is not blocked (2 players, G-03), or -1."""
+    owner = state.space_owner
+    for i in _USABLE[state.num_players][zone]:
+        if owner[i] < 0:
+            return i
+    return -1
+
+
+def zone_open(state: MiTierraState, zone: int, player: int) -> bool:
+    """Whether `player` may put one worker in `zone` now (the hut is checked by the caller)."""
+    return ZONE_PLACE_ACTION[zone] in _placement_actions(state, player)
+
+
+def _placement_actions(state: MiTierraState, p: int) -> list[int]:
+    """MIT-20 … MIT-25: the PLACE decision's legal ids, in increasing order."""
+    legal = [PASS]
+    owner = state.space_owner
+    usable = _USABLE[state.num_players]
+    strike = state.event_card >= 0 and state.event_in_force() == C.STRIKE  # MIT-105, G-65
+    forest_free = crops_free = False
+    for zone, action in _PLACE_ORDER:
+        for i in usable[zone]:
+            if owner[i] < 0:
+                break
+        else:
+            continue
+        if zone == C.Z_FOREST:
+            forest_free = True
+        elif zone == C.Z_CROPS:
+            crops_free = True
+        elif zone in _FACTORIES:
+            if strike:
+                continue
+        elif zone == C.Z_SQUARE:  # MIT-37, G-27: owned + hires already placed stay within 5
+            hires = sum(1 for i in _SQUARE_SPACES if owner[i] == p)
+            if state.owned[p] + hires >= C.MAX_WORKERS:
+                continue
+        elif zone == C.Z_LOWER_ROAD and any(owner[i] == p for i in _LOWER_SPACES):
+            continue  # G-07: one worker per player
+        legal.append(action)
+    for action, i in _DEV_ACTIONS[state.num_players]:
+        if owner[i] < 0:
+            legal.append(action)
+    if state.hut[p] >= 2:  # MIT-24
+        if forest_free:
+            legal.append(PLACE_PAIR_FOREST)
+        if crops_free:
+            legal.append(PLACE_PAIR_CROPS)
+    tiles = state.tiles[p]
+    workers = state.farm_workers[p]
+    for c in range(C.FARM_CELLS):  # MIT-21, G-25: own crop fields without a worker
+        if C.T_APPLE <= tiles[c] <= C.T_GRAPE and not workers[c]:
+            legal.append(CELL0 + c)
+    return legal
+
+
+def flour_wine_options(state: MiTierraState, p: int) -> list[int]:
+    """MIT-53/54: CHOICE_0 flour, CHOICE_1 wine, CHOICE_2 both, each if supplied and paid."""
+    goods = state.goods[p]
+    if state.money[p] < C.FLOUR_WINE_COST:
+        return []
+    flour = goods[C.FLOUR_RECIPE[0]] >= C.FLOUR_RECIPE[1]
+    wine = goods[C.WINE_RECIPE[0]] >= C.WINE_RECIPE[1]
+    out = []
+    if flour:
+        out.append(0)
+    if wine:
+        out.append(1)
+    if flour and wine:
+        out.append(2)
+    return out
+
+
+def can_bake(state: MiTierraState, p: int) -> bool:
+    """MIT-47: 1 milk, 2 eggs and $8 are at hand."""
+    goods = state.goods[p]
+    return state.money[p] >= C.BAKERY_COST and all(goods[g] >= n for g, n in C.BAKERY_INPUTS)
+
+
+def can_make_cloth(state: MiTierraState, p: int) -> bool:
+    """MIT-55: 3 wool and $7 are at hand."""
+    goods = state.goods[p]
+    return state.money[p] >= C.CLOTH_COST and all(goods[g] >= n for g, n in C.CLOTH_INPUTS)
+
+
+def sale_goods(state: MiTierraState) -> list[int]:
+    """Goods that can still be added to the sale in progress (MARKET_SALE)."""
+    card = CARDS[sale_card(state)]
+    p = state.current_player
+    goods = state.goods[p]
+    units = state.sale_units
+    if card.kind == "simple":
+        if sum(units) >= card.limit or goods[card.good] - units[card.good] <= 0:
+            return []
+        return [card.good]
+    return [g for g in range(C.NUM_GOODS) if goods[g] - units[g] > 0]  # generic
+
+
+# --- the legal actions of every decision ---------------------------------------------------
+
+def legal_actions(state: MiTierraState) -> list[int]:
+    """The legal action ids of the pending decision, in increasing order (empty when none)."""
+    if state.terminal or state.chance_pending:
+        return []
+    d = state.decision
+    p = state.current_player
+    if d == Decision.PLACE:
+        return _placement_actions(state, p)
+    if d == Decision.UPKEEP:  # MIT-14/15/16, G-28
+        legal = []
+        if state.money[p] >= upkeep_due(state, p):
+            legal.append(PASS)
+        if state.owned[p] > C.FREE_WORKERS:
+            legal.append(CHOICE0)
+        return legal
+    if d == Decision.FOREST_PAIR:
+        return [CHOICE0 + k for k in range(len(C.FOREST_PAIR_CHOICES))]
+    if d == Decision.CROPS_PAIR:
+        return [CHOICE0 + k for k in range(len(C.CROPS_PAIR_CHOICES))]
+    if d == Decision.REROLL:
+        return [PASS, CHOICE0]
+    if d == Decision.TILE:  # G-20
+        legal = [] if has_empty_cell(state, p) else [PASS]
+        legal += [CELL0 + c for c in tile_targets(state, p)]
+        return legal
+    if d == Decision.ANIMAL_PRODUCTS:  # MIT-43, G-31
+        ok = state.money[p] >= C.APF_COST and apf_products(state, p)
+        return [PASS, CHOICE0] if ok else [PASS]
+    if d == Decision.CLOCK_ORDER:  # G-35: every listed action gives a different order
+        left = len(state.reorder_left)
+        legal = [PASS]
+        if left >= 3:
+            legal.append(CHOICE0)
+        legal += [CHOICE0 + k for k in range(1, left)]
+        return legal
+    if d == Decision.BAKERY:
+        return [PASS, CHOICE0] if can_bake(state, p) else [PASS]
+    if d == Decision.DEVELOPMENT:  # MIT-49, G-38
+        legal = [PASS]
+        if state.money[p] >= state.dev_cost:
+            space = state.queue[state.qpos]
+            spot = space - _DEV_FIRST
+            legal += [CHOICE0 + s for s in C.DEV_SPOT_TOUCHES[spot] if state.display[s] >= 0]
+        return legal
+    if d == Decision.FLOUR_WINE:
+        return [PASS] + [CHOICE0 + k for k in flour_wine_options(state, p)]
+    if d == Decision.CLOTH:
+        return [PASS, CHOICE0] if can_make_cloth(state, p) else [PASS]
+    if d == Decision.MILL:  # MIT-65, G-45
+        wheat = state.goods[p][C.WHEAT]
+        return [PASS] + [CHOICE0 + k for k, (need, _) in enumerate(C.MILL_OPTIONS)
+                         if wheat >= need]
+    if d == Decision.WINE_CELLAR:  # MIT-66
+        ok = state.goods[p][C.GRAPE] >= C.WINE_CELLAR_OPTION[0]
+        return [PASS, CHOICE0] if ok else [PASS]
+    if d == Decision.MARKET_TURN:  # MIT-79, MIT-82, MIT-88, G-53
+        goods = state.goods[p]
+        legal = [PASS]
+        for m, card in enumerate(state.est):
+            if card >= 0 and can_sell_to(goods, card):
+                legal.append(EST_SLOT0 + m)
+        for m, card in enumerate(state.closing):
+            if card >= 0 and can_sell_to(goods, card):
+                legal.append(CLOSE_SLOT0 + m)
+        legal.append(MOVE_TO_BLACK_MARKET)
+        return legal
+    if d == Decision.MARKET_SALE:  # G-53
+        legal = [PASS] if any(state.sale_units) else []
+        return legal + [SELL0 + g for g in sale_goods(state)]
+    if d == Decision.BLACK_MARKET:  # MIT-90/91, G-57/58
+        goods = state.goods[p]
+        legal = [PASS] + [SELL0 + g for g in range(C.NUM_GOODS) if goods[g] > 0]
+        if state.bm_buys < C.BM_BUYS_PER_WORKER:
+            infl = inflation(state)
+            money = state.money[p]
+            legal += [GOOD_BUY_ACTION[g] for g in C.BUYABLE
+                      if money >= C.bm_price(g, True, infl)]
+        return legal
+    return []
+
+
+# --- carrying a decision out ---------------------------------------------------------------------
+
+def resolve(state: MiTierraState, action: int) -> None:
+    """Carry out the legal `action` of the pending decision (the caller checked legality)."""
+    d = state.decision
+    p = state.current_player
+    state.decision = int(Decision.NONE)
+    state.version += 1
+    _RESOLVERS[d](state, p, action)
+
+
+def _resolve_place(state: MiTierraState, p: int, action: int) -> None:
+    idx = state.order.index(p)
+    state.place_pos = (idx + 1) % state.num_players
+    state.board_version += 1
+    state.seat_versions[p] += 1
+    if action == PASS:  # G-29
+        state.retired[p] = True
+        return
+    if CELL0 <= action < CHOICE0:
+        state.farm_workers[p][action - CELL0] = True
+        state.hut[p] -= 1
+        return
+    pair = action in (PLACE_PAIR_FOREST, PLACE_PAIR_CROPS)
+    if pair:
+        space = free_space(state, C.Z_FOREST if action == PLACE_PAIR_FOREST else C.Z_CROPS)
+    elif action in PLACE_ACTION_ZONE:
+        space = free_space(state, PLACE_ACTION_ZONE[action])
+    else:
+        space = _DEV_FIRST + action - PLACE_DEV0
+    state.space_owner[space] = p
+    state.space_pair[space] = pair
+    state.space_seq[space] = state.place_counter
+    state.place_counter += 1
+    state.hut[p] -= 2 if pair else 1
+
+
+def _resolve_upkeep(state: MiTierraState, p: int, action: int) -> None:
+    if action == PASS:
+        pay_upkeep(state, p)
+        state.qpos += 1
+    else:  # release one worker from the hut to the supply
+        state.owned[p] -= 1
+        state.hut[p] -= 1
+        state.seat_versions[p] += 1
+
+
+def _resolve_pair(state: MiTierraState, p: int, action: int) -> None:
+    k = action - CHOICE0
+    if state.stage == Stage.FOREST:
+        state.pending_tile = C.BARN_TILE[C.FOREST_PAIR_CHOICES[k]]
+    else:
+        state.pending_tile = C.CROP_TILE[C.CROPS_PAIR_CHOICES[k]]
+    state.sub = SUB_TILE
+    pose(state, Decision.TILE, p)
+
+
+def _resolve_reroll(state: MiTierraState, p: int, action: int) -> None:
+    if action == PASS:
+        state.sub = SUB_OUTCOME
+    else:  # MIT-57: roll again, the new face is final
+        state.studies_used[p] = True
+        state.rerolling = True
+        state.sub = SUB_ROLL
+        state.seat_versions[p] += 1
+
+
+def _resolve_tile(state: MiTierraState, p: int, action: int) -> None:
+    from .flow import finish_worker
+
+    if action != PASS:
+        put_tile(state, p, action - CELL0, state.pending_tile)
+    finish_worker(state)
+
+
+def _resolve_apf(state: MiTierraState, p: int, action: int) -> None:
+    if action == CHOICE0:
+        products = apf_products(state, p)
+        pay(state, p, C.APF_COST)
+        for good in products:  # MIT-44: the animals stay
+            state.goods[p][good] += 1
+
+
+def _resolve_clock(state: MiTierraState, p: int, action: int) -> None:
+    if action == PASS:
+        return
+    card = state.reorder_left.pop(action - CHOICE0)
+    state.reorder_done.append(card)
+    if len(state.reorder_left) >= 2:
+        pose(state, Decision.CLOCK_ORDER, p)
+
+
+def _resolve_bakery(state: MiTierraState, p: int, action: int) -> None:
+    if action == CHOICE0:  # MIT-47
+        pay(state, p, C.BAKERY_COST)
+        for g, n in C.BAKERY_INPUTS:
+            state.goods[p][g] -= n
+        state.cake[p] += 1
+
+
+def _resolve_development(state: MiTierraState, p: int, action: int) -> None:
+    if action == PASS:
+        return
+    slot = action - CHOICE0
+    pay(state, p, state.dev_cost)
+    state.devs[p][state.display[slot]] = True
+    state.display[slot] = -1
+    state.market_version += 1
+    state.farm_versions[p] += 1
+
+
+def _resolve_flour_wine(state: MiTierraState, p: int, action: int) -> None:
+    if action == PASS:
+        return
+    k = action - CHOICE0
+    pay(state, p, C.FLOUR_WINE_COST)
+    goods = state.goods[p]
+    if k in (0, 2):
+        goods[C.FLOUR_RECIPE[0]] -= C.FLOUR_RECIPE[1]
+        goods[C.FLOUR] += 1
+    if k in (1, 2):
+        goods[C.WINE_RECIPE[0]] -= C.WINE_RECIPE[1]
+        goods[C.WINE] += 1
+
+
+def _resolve_cloth(state: MiTierraState, p: int, action: int) -> None:
+    if action == CHOICE0:  # MIT-55
+        pay(state, p, C.CLOTH_COST)
+        for g, n in C.CLOTH_INPUTS:
+            state.goods[p][g] -= n
+        state.cloth[p] += 1
+
+
+def _resolve_mill(state: MiTierraState, p: int, action: int) -> None:
+    if action != PASS:
+        wheat, flour = C.MILL_OPTIONS[action - CHOICE0]
+        state.goods[p][C.WHEAT] -= wheat
+        state.goods[p][C.FLOUR] += flour
+        state.seat_versions[p] += 1
+
+
+def _resolve_cellar(state: MiTierraState, p: int, action: int) -> None:
+    if action != PASS:
+        grapes, wine = C.WINE_CELLAR_OPTION
+        state.goods[p][C.GRAPE] -= grapes
+        state.goods[p][C.WINE] += wine
+        state.seat_versions[p] += 1
+
+
+def _resolve_market_turn(state: MiTierraState, p: int, action: int) -> None:
+    space = EM_FIRST + state.qpos
+    if action in (PASS, MOVE_TO_BLACK_MARKET):
+        state.space_owner[space] = -1
+        state.space_seq[space] = -1
+        if action == PASS:  # MIT-82: home, no more market turns this round
+            state.hut[p] += 1
+        else:  # MIT-88
+            state.bm_workers.append(p)
+        state.qpos += 1
+        state.board_version += 1
+        state.seat_versions[p] += 1
+        return
+    state.sale_slot = action - EST_SLOT0 if action < CLOSE_SLOT0 else 4 + action - CLOSE_SLOT0
+    card = CARDS[sale_card(state)]
+    if card.kind == "pack":  # G-51: the one bundle is sold at once
+        complete_sale(state, p, list(card.contents))
+        state.qpos += 1
+        return
+    state.sale_units = [0] * C.NUM_GOODS
+    pose(state, Decision.MARKET_SALE, p)
+
+
+def _resolve_market_sale(state: MiTierraState, p: int, action: int) -> None:
+    if action == PASS:
+        units = state.sale_units
+        state.sale_units = [0] * C.NUM_GOODS
+        complete_sale(state, p, units)
+        state.qpos += 1
+        return
+    state.sale_units[action - SELL0] += 1
+    pose(state, Decision.MARKET_SALE, p)
+
+
+def _resolve_black_market(state: MiTierraState, p: int, action: int) -> None:
+    if action == PASS:
+        state.bm_workers.pop(0)
+        state.hut[p] += 1
+        state.bm_buys = 0
+        state.seat_versions[p] += 1
+        state.board_version += 1
+        return
+    infl = inflation(state)
+    if action < SELL0 + C.NUM_GOODS:
+        good = action - SELL0
+        change_good(state, p, good, -1)
+        gain(state, p, C.bm_price(good, False, infl))
+    else:
+        good = BUY_ACTION_GOOD[action]
+        pay(state, p, C.bm_price(good, True, infl))
+        change_good(state, p, good, 1)
+        state.bm_buys += 1
+    pose(state, Decision.BLACK_MARKET, p)
+
+
+_RESOLVERS = {
+    Decision.PLACE: _resolve_place,
+    Decision.UPKEEP: _resolve_upkeep,
+    Decision.FOREST_PAIR: _resolve_pair,
+    Decision.CROPS_PAIR: _resolve_pair,
+    Decision.REROLL: _resolve_reroll,
+    Decision.TILE: _resolve_tile,
+    Decision.ANIMAL_PRODUCTS: _resolve_apf,
+    Decision.CLOCK_ORDER: _resolve_clock,
+    Decision.BAKERY: _resolve_bakery,
+    Decision.DEVELOPMENT: _resolve_development,
+    Decision.FLOUR_WINE: _resolve_flour_wine,
+    Decision.CLOTH: _resolve_cloth,
+    Decision.MILL: _resolve_mill,
+    Decision.WINE_CELLAR: _resolve_cellar,
+    Decision.MARKET_TURN: _resolve_market_turn,
+    Decision.MARKET_SALE: _resolve_market_sale,
+    Decision.BLACK_MARKET: _resolve_black_market,
+}

@@ -1,0 +1,468 @@
+"""The round as a state machine: what the engine does by itself between two decisions.
+
+`advance` runs the current stage (phase 1, 2 or 3, or one of the sixteen activation steps) until a
+player must choose, the game ends, or (in explicit-chance mode) a die must be rolled. A decision
+with exactly one legal action is carried out at once (G-71), so the acting agent always has a
+real choice. Every stage keeps its progress in the state (`queue`, `qpos`, `sub`), so a clone or a
+JSON round trip resumes exactly where the original would.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from . import components as C
+from .actions import STAGE_ZONE, Decision, Stage
+from .farm import add_animals, harvest_amount
+from .ledger import gain, pay
+from .market import fill_slot, finish_reorder, peek
+
+if TYPE_CHECKING:
+    from .state import MiTierraState
+
+# Sub-steps of one worker in a rolling zone (Forest, Sheep, Crops, Cow, Henhouse).
+SUB_ROLL = 0  # a die must be rolled (or a pair must choose)
+SUB_REROLL = 1  # Studies may roll again
+SUB_OUTCOME = 2  # the result is applied
+SUB_TILE = 3  # the new tile waits for its cell
+
+ROLL_TABLES = {
+    Stage.FOREST: C.FOREST_CAPACITY, Stage.SHEEP: C.SHEEP_ROLL, Stage.CROPS: C.CROP_ROLL,
+    Stage.COW: C.COW_ROLL, Stage.HENHOUSE: C.HEN_ROLL,
+}
+ANIMAL_STAGES = {Stage.SHEEP: C.SHEEP, Stage.COW: C.COW, Stage.HENHOUSE: C.HEN}
+
+# Steps of one player's farm activation (step 13, G-42).
+FARM_PRODUCE = 0  # harvest, product cards, breeding cards (automatic)
+FARM_MILL = 1
+FARM_CELLAR = 2  # then the Bank, and the next player
+
+
+def pose(state: MiTierraState, decision: Decision, player: int) -> None:
+    """Ask `player` to take `decision`."""
+    state.decision = int(decision)
+    state.current_player = player
+    state.version += 1
+
+
+def advance(state: MiTierraState) -> None:
+    """Run automatic play until a decision with two or more legal actions (or the end)."""
+    from .decisions import resolve
+
+    while not state.terminal and not state.chance_pending:
+        if state.decision != Decision.NONE:
+            legal = state.legal_list()  # cached per version: the agent's next mask reuses it
+            if len(legal) >= 2:
+                return
+            if not legal:  # never happens: every decision keeps a legal action (tests check)
+                raise AssertionError(f"no legal action in decision {Decision(state.decision)}")
+            resolve(state, legal[0])
+            continue
+        _STAGE_RUNNERS[state.stage](state)
+
+
+def enter_stage(state: MiTierraState, stage: Stage) -> None:
+    """Start `stage`: build its queue of workers (activation order) or players."""
+    state.stage = int(stage)
+    state.qpos = 0
+    state.sub = 0
+    if stage in STAGE_ZONE:
+        zone = STAGE_ZONE[stage]
+        first = C.ZONE_FIRST_SPACE[zone]
+        spaces = [i for i in range(first, first + C.ZONES[zone].spaces)
+                  if state.space_owner[i] >= 0]
+        if stage == Stage.DEVELOPMENTS:  # MIT-48: turn order, then placement order
+            position = {p: k for k, p in enumerate(state.order)}
+            spaces.sort(key=lambda i: (position[state.space_owner[i]], state.space_seq[i]))
+        else:  # MIT-29: the earlier-placed worker first
+            spaces.sort(key=lambda i: state.space_seq[i])
+        state.queue = spaces
+    elif stage in (Stage.UPKEEP, Stage.FARMS):
+        state.queue = list(state.order)
+    else:
+        state.queue = []
+
+
+def finish_worker(state: MiTierraState) -> None:
+    """MIT-28: the active worker (or pair) goes back to its owner's hut; next in the queue."""
+    space = state.queue[state.qpos]
+    owner = state.space_owner[space]
+    state.hut[owner] += 2 if state.space_pair[space] else 1
+    state.space_owner[space] = -1
+    state.space_pair[space] = False
+    state.space_seq[space] = -1
+    state.qpos += 1
+    state.sub = 0
+    state.die_face = 0
+    state.pending_tile = -1
+    state.rerolling = False
+    state.board_version += 1
+    state.seat_versions[owner] += 1
+
+
+# --- phase 1: turn order (MIT-09 … MIT-13, MIT-93) --------------------------------------------
+
+def turn_order(state: MiTierraState) -> list[int]:
+    """Lower-road players first in their current relative order (G-07), then the others by money
+    (least first), ties to the most recent money change (MIT-10/11, G-08)."""
+    lower = set(lower_road_players(state))
+    first = [p for p in state.order if p in lower]
+    rest = [p for p in range(state.num_players) if p not in lower]
+    rest.sort(key=lambda p: (state.money[p], -state.stamp[p]))
+    return first + rest
+
+
+def lower_road_players(state: MiTierraState) -> list[int]:
+    """The players with a worker on the lower road, by space."""
+    first = C.ZONE_FIRST_SPACE[C.Z_LOWER_ROAD]
+    return [state.space_owner[i] for i in range(first, first + C.ZONES[C.Z_LOWER_ROAD].spaces)
+            if state.space_owner[i] >= 0]
+
+
+def _run_turn_order(state: MiTierraState) -> None:
+    state.order = turn_order(state)
+    first = C.ZONE_FIRST_SPACE[C.Z_LOWER_ROAD]
+    for i in range(first, first + C.ZONES[C.Z_LOWER_ROAD].spaces):  # MIT-13: back home
+        owner = state.space_owner[i]
+        if owner >= 0:
+            state.hut[owner] += 1
+            state.space_owner[i] = -1
+            state.space_seq[i] = -1
+            state.board_version += 1
+    n = state.num_players
+    state.studies_used = [False] * n
+    state.retired = [False] * n
+    state.seat_versions = [v + 1 for v in state.seat_versions]
+    enter_stage(state, Stage.UPKEEP)
+
+
+# --- phase 2: maintenance (MIT-14 … MIT-19, G-28, G-39) ---------------------------------------
+
+def upkeep_due(state: MiTierraState, player: int) -> int:
+    """MIT-14: $2 per owned worker beyond 3."""
+    return max(0, state.owned[player] - C.FREE_WORKERS) * C.UPKEEP_PER_EXTRA
+
+
+def _run_upkeep(state: MiTierraState) -> None:
+    if state.qpos >= len(state.queue):
+        enter_stage(state, Stage.MARKET_MAINTENANCE)
+        return
+    p = state.queue[state.qpos]
+    if state.owned[p] <= C.FREE_WORKERS:
+        state.qpos += 1
+        return
+    pose(state, Decision.UPKEEP, p)
+
+
+def _run_market_maintenance(state: MiTierraState) -> None:
+    state.market_version += 1
+    for m, card in enumerate(state.closing):  # MIT-17
+        if card >= 0:
+            state.discard.append(card)
+            state.closing[m] = -1
+    k = 0
+    for m, card in enumerate(state.est):  # MIT-18, G-48
+        if card >= 0 and C.MARKET_CARDS[card].outgoing:
+            state.closing[k] = card
+            k += 1
+            state.est[m] = -1
+    for m in range(len(state.est)):  # MIT-19, G-54
+        if state.est[m] < 0:
+            fill_slot(state, m)
+    for slot in range(len(state.display)):  # G-39
+        if state.display[slot] < 0 and state.dev_deck:
+            state.display[slot] = state.dev_deck.pop()
+    enter_stage(state, Stage.PLACEMENT)
+    state.place_pos = 0
+
+
+# --- phase 3: placement (MIT-20 … MIT-25, G-29) -----------------------------------------------
+
+def _run_placement(state: MiTierraState) -> None:
+    n = state.num_players
+    order = state.order
+    for k in range(n):
+        idx = (state.place_pos + k) % n
+        p = order[idx]
+        if state.hut[p] > 0 and not state.retired[p]:
+            state.place_pos = idx
+            pose(state, Decision.PLACE, p)
+            return
+    enter_stage(state, Stage.FOREST)
+
+
+# --- phase 4: the production areas (steps 1-12) ------------------------------------------------
+
+def studies_available(state: MiTierraState, player: int) -> bool:
+    """MIT-72, G-15: one re-roll per round for the owner of Studies."""
+    return state.devs[player][C.STUDIES] and not state.studies_used[player]
+
+
+def after_roll(state: MiTierraState, face: int) -> None:
+    """Record a rolled face; offer the Studies re-roll unless this was the re-roll (MIT-57)."""
+    state.die_face = face
+    owner = state.space_owner[state.queue[state.qpos]]
+    if not state.rerolling and studies_available(state, owner):
+        state.sub = SUB_REROLL
+        pose(state, Decision.REROLL, owner)
+    else:
+        state.rerolling = False
+        state.sub = SUB_OUTCOME
+
+
+def _roll(state: MiTierraState) -> None:
+    if state.explicit_chance:
+        state.chance_pending = True
+        state.current_player = -1
+        state.version += 1
+        return
+    after_roll(state, int(state.rng.integers(1, C.DIE_FACES + 1)))
+
+
+def _run_rolling_zone(state: MiTierraState) -> None:
+    if state.qpos >= len(state.queue):
+        enter_stage(state, Stage(state.stage + 1))
+        return
+    stage = Stage(state.stage)
+    space = state.queue[state.qpos]
+    owner = state.space_owner[space]
+    sub = state.sub
+    if sub == SUB_ROLL:
+        if state.space_pair[space]:  # MIT-24/31/39: the pair chooses, no die
+            state.sub = SUB_OUTCOME
+            pose(state, Decision.FOREST_PAIR if stage == Stage.FOREST else Decision.CROPS_PAIR,
+                 owner)
+        else:
+            _roll(state)
+        return
+    if sub == SUB_OUTCOME:
+        result = ROLL_TABLES[stage][state.die_face - 1]
+        if stage == Stage.FOREST:  # MIT-30
+            state.pending_tile = C.BARN_TILE[result]
+        elif stage == Stage.CROPS:  # MIT-38
+            state.pending_tile = C.CROP_TILE[result]
+        else:  # MIT-33, MIT-41, MIT-42
+            add_animals(state, owner, ANIMAL_STAGES[stage], result)
+            finish_worker(state)
+            return
+        state.sub = SUB_TILE
+        pose(state, Decision.TILE, owner)
+        return
+    raise AssertionError(f"stage {stage.name}: unexpected sub-step {sub}")
+
+
+def _run_square(state: MiTierraState) -> None:
+    if state.qpos >= len(state.queue):
+        enter_stage(state, Stage.CROPS)
+        return
+    owner = state.space_owner[state.queue[state.qpos]]
+    state.owned[owner] += 1  # MIT-36: the new worker arrives in the hut
+    state.hut[owner] += 1
+    finish_worker(state)
+
+
+def apf_products(state: MiTierraState, player: int) -> list[int]:
+    """G-31: the products whose animals suffice (wool, milk, egg)."""
+    goods = state.goods[player]
+    return [product for product, animal, need in C.APF_PRODUCTS if goods[animal] >= need]
+
+
+def _run_factory(state: MiTierraState) -> None:
+    """Steps 7, 9, 11, 12: each worker may use the factory (the option check is in decisions)."""
+    stage = Stage(state.stage)
+    if state.qpos >= len(state.queue):
+        enter_stage(state, Stage(stage + 1))
+        return
+    owner = state.space_owner[state.queue[state.qpos]]
+    if state.sub == 0:
+        state.sub = 1
+        pose(state, _FACTORY_DECISION[stage], owner)
+    else:
+        finish_worker(state)
+
+
+_FACTORY_DECISION = {
+    Stage.ANIMAL_PRODUCTS: Decision.ANIMAL_PRODUCTS, Stage.BAKERY: Decision.BAKERY,
+    Stage.FLOUR_WINE: Decision.FLOUR_WINE, Stage.CLOTH: Decision.CLOTH,
+}
+
+
+def clock_tower_players(state: MiTierraState) -> set[int]:
+    """The players with a worker in the Clock Tower this round (MIT-46 counts players)."""
+    return {state.space_owner[i] for i in state.queue}
+
+
+def _run_clock_tower(state: MiTierraState) -> None:
+    if state.qpos >= len(state.queue):
+        enter_stage(state, Stage.BAKERY)
+        return
+    owner = state.space_owner[state.queue[state.qpos]]
+    if state.sub == 0:
+        peek(state, owner)  # MIT-45
+        # MIT-46, G-35: a sole player reorders once (a second reorder could add nothing)
+        if state.qpos == 0 and len(clock_tower_players(state)) == 1:
+            state.reorder_left = list(state.known[owner])
+            state.reorder_done = []
+            state.sub = 1
+            pose(state, Decision.CLOCK_ORDER, owner)
+            return
+    elif state.reorder_left or state.reorder_done:
+        finish_reorder(state, owner)
+    finish_worker(state)
+
+
+def dev_touched(state: MiTierraState, space: int) -> list[int]:
+    """Display slots holding a card that the worker on development `space` touches."""
+    spot = space - C.ZONE_FIRST_SPACE[C.Z_DEV]
+    return [s for s in C.DEV_SPOT_TOUCHES[spot] if state.display[s] >= 0]
+
+
+def _run_developments(state: MiTierraState) -> None:
+    if state.qpos >= len(state.queue):
+        enter_stage(state, Stage.FLOUR_WINE)
+        return
+    space = state.queue[state.qpos]
+    owner = state.space_owner[space]
+    if state.sub == 0:
+        touched = dev_touched(state, space)  # MIT-49/50/51: cost = touched cards present
+        state.dev_cost = C.DEV_COST_PER_CARD * len(touched)
+        state.sub = 1
+        if touched:  # MIT-52: nothing to take, nothing happens
+            pose(state, Decision.DEVELOPMENT, owner)
+            return
+    state.dev_cost = 0
+    finish_worker(state)
+
+
+# --- step 13: personal farms (MIT-58 … MIT-77, G-41 … G-46) -----------------------------------
+
+def _run_farms(state: MiTierraState) -> None:
+    if state.qpos >= len(state.queue):
+        enter_stage(state, Stage.EST_MARKET)
+        return
+    p = state.queue[state.qpos]
+    devs = state.devs[p]
+    step = state.farm_step
+    if step == FARM_PRODUCE:
+        _produce(state, p)
+        state.farm_step = FARM_MILL
+        if devs[C.MILL] and state.goods[p][C.WHEAT] >= C.MILL_OPTIONS[0][0]:
+            pose(state, Decision.MILL, p)
+        return
+    if step == FARM_MILL:
+        state.farm_step = FARM_CELLAR
+        if devs[C.WINE_CELLAR] and state.goods[p][C.GRAPE] >= C.WINE_CELLAR_OPTION[0]:
+            pose(state, Decision.WINE_CELLAR, p)
+        return
+    if step == FARM_CELLAR:
+        if devs[C.BANK]:  # MIT-77
+            gain(state, p, C.DEV_CARDS[C.BANK].money)
+        state.farm_step = FARM_PRODUCE
+        state.qpos += 1
+        return
+    raise AssertionError(f"farm step {step}")
+
+
+def _produce(state: MiTierraState, p: int) -> None:
+    """Harvest every farm worker (they go home), then product cards, then breeding cards."""
+    workers = state.farm_workers[p]
+    goods = state.goods[p]
+    for c in range(C.FARM_CELLS):
+        if workers[c]:
+            goods[C.TILE_CROP[state.tiles[p][c]]] += harvest_amount(state, p, c)
+            workers[c] = False
+            state.hut[p] += 1
+    devs = state.devs[p]
+    products = []
+    if devs[C.SHEARER]:  # MIT-63, MIT-74, G-44
+        need = C.DEV_CARDS[C.SHEARER_MACHINE if devs[C.SHEARER_MACHINE] else C.SHEARER].need
+        if goods[C.SHEEP] >= need:
+            products.append(C.WOOL)
+    if devs[C.MILK_FACTORY] and goods[C.COW] >= C.DEV_CARDS[C.MILK_FACTORY].need:  # MIT-64
+        products.append(C.MILK)
+    if devs[C.HEN_BARNYARD]:  # MIT-69, MIT-76
+        need = C.DEV_CARDS[C.EGGS_HENS if devs[C.EGGS_HENS] else C.HEN_BARNYARD].need
+        if goods[C.HEN] >= need:
+            products.append(C.EGG)
+    for good in products:
+        goods[good] += 1
+    births = [  # MIT-67, MIT-68, MIT-75, G-46: judged before any is added
+        C.DEV_CARDS[card].animal for card in (C.SHEEP_BREEDING, C.COW_BREEDING,
+                                              C.CHICKEN_BREEDING)
+        if devs[card] and goods[C.DEV_CARDS[card].animal] >= C.DEV_CARDS[card].need
+    ]
+    for animal in births:
+        add_animals(state, p, animal, 1)
+    state.seat_versions[p] += 1
+
+
+# --- steps 14-16: markets and the lower road (MIT-78 … MIT-91) --------------------------------
+
+EM_FIRST = C.ZONE_FIRST_SPACE[C.Z_EST_MARKET]
+EM_SPACES = C.ZONES[C.Z_EST_MARKET].spaces
+
+
+def _run_est_market(state: MiTierraState) -> None:
+    """MIT-78/81: the worker on the lowest-numbered space acts first; passes repeat until every
+    worker has left (home after not selling, or to the Black Market)."""
+    owners = state.space_owner
+    active = [k for k in range(EM_SPACES) if owners[EM_FIRST + k] >= 0]
+    if not active:
+        enter_stage(state, Stage.BLACK_MARKET)
+        return
+    later = [k for k in active if k >= state.qpos]
+    state.qpos = later[0] if later else active[0]
+    pose(state, Decision.MARKET_TURN, owners[EM_FIRST + state.qpos])
+
+
+def _run_black_market(state: MiTierraState) -> None:
+    """MIT-89: after every Established-market worker has left; workers in order of arrival."""
+    if not state.bm_workers:
+        enter_stage(state, Stage.LOWER_ROAD)
+        return
+    pose(state, Decision.BLACK_MARKET, state.bm_workers[0])
+
+
+def _run_lower_road(state: MiTierraState) -> None:
+    """Step 16 acts at the next Phase 1; then the round ends (MIT-92, MIT-87, MIT-94, G-56)."""
+    if state.end_triggered or state.pile_ran_out or state.round >= C.MAX_ROUNDS:
+        state.stage = int(Stage.GAME_OVER)
+        state.decision = int(Decision.NONE)
+        state.terminal = True
+        state.version += 1
+        state.board_version += 1
+        state.market_version += 1
+        state.seat_versions = [v + 1 for v in state.seat_versions]
+        return
+    state.round += 1
+    state.market_version += 1  # the round is part of the public game facts
+    enter_stage(state, Stage.TURN_ORDER)
+
+
+def pay_upkeep(state: MiTierraState, player: int) -> None:
+    """MIT-14: pay $2 per worker beyond 3 (the caller checked it is affordable)."""
+    pay(state, player, upkeep_due(state, player))
+
+
+_STAGE_RUNNERS = {
+    Stage.TURN_ORDER: _run_turn_order,
+    Stage.UPKEEP: _run_upkeep,
+    Stage.MARKET_MAINTENANCE: _run_market_maintenance,
+    Stage.PLACEMENT: _run_placement,
+    Stage.FOREST: _run_rolling_zone,
+    Stage.SHEEP: _run_rolling_zone,
+    Stage.SQUARE: _run_square,
+    Stage.CROPS: _run_rolling_zone,
+    Stage.COW: _run_rolling_zone,
+    Stage.HENHOUSE: _run_rolling_zone,
+    Stage.ANIMAL_PRODUCTS: _run_factory,
+    Stage.CLOCK_TOWER: _run_clock_tower,
+    Stage.BAKERY: _run_factory,
+    Stage.DEVELOPMENTS: _run_developments,
+    Stage.FLOUR_WINE: _run_factory,
+    Stage.CLOTH: _run_factory,
+    Stage.FARMS: _run_farms,
+    Stage.EST_MARKET: _run_est_market,
+    Stage.BLACK_MARKET: _run_black_market,
+    Stage.LOWER_ROAD: _run_lower_road,
+}

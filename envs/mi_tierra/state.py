@@ -1,0 +1,314 @@
+"""The mutable Mi Tierra game state: plain Python lists and ints, cheap to copy and to serialise.
+
+Chance during play (dice) comes from the state's own `np.random.Generator`, whose bit-generator
+state is part of `to_dict`, so a clone or a round trip through JSON rolls the same dice. The
+market pile and the development deck are shuffled once at setup and stored face down in order
+(the top is the last element). `check_consistency` recomputes every derived tally and checks
+that no piece is lost or duplicated; the tests call it after every step of random games.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..core.engine import GameState
+from ..core.errors import CorruptRecordError
+from . import components as C
+from . import rules
+from .actions import N_ACTIONS, Decision, Stage
+from .decisions import legal_actions
+
+_INT_FIELDS = (
+    "num_players", "round", "stage", "decision", "current_player", "steps", "qpos", "sub",
+    "clock", "place_counter", "perms_seen", "event_card", "die_face", "pending_tile",
+    "sale_slot", "bm_buys", "place_pos", "dev_cost", "farm_step",
+)
+_BOOL_FIELDS = ("end_triggered", "pile_ran_out", "terminal", "explicit_chance", "chance_pending",
+                "rerolling")
+_LIST_FIELDS = (
+    "money", "stamp", "owned", "hut", "retired", "cake", "cloth", "studies_used",
+    "space_owner", "space_pair", "space_seq", "pile", "removed", "est", "closing", "discard",
+    "revealed", "dev_deck", "display", "order", "queue", "bm_workers", "known_depth", "sale_units",
+    "reorder_left", "reorder_done",
+)
+_NESTED_FIELDS = ("goods", "tiles", "barn_kind", "barn_count", "farm_workers", "devs", "known",
+                  "known_set")
+_BOOL_LISTS = ("retired", "studies_used", "space_pair", "revealed")
+_BOOL_NESTED = ("farm_workers", "devs")
+
+
+def _new_rng_like(rng: np.random.Generator) -> np.random.Generator:
+    bit_gen = np.random.PCG64(0)
+    bit_gen.state = rng.bit_generator.state
+    return np.random.Generator(bit_gen)
+
+
+class MiTierraState(GameState):
+    """A Mi Tierra game in progress. Create with `huerta.envs.mi_tierra.new_game`.
+
+    Seats are 0..n-1; seat 0 is the start player. `order` is the current turn order (seats).
+    Money, goods, farms, workers and development cards are public (G-68); the market pile order,
+    the 7 removed A cards and the development deck order are hidden, and each player's Clock
+    Tower knowledge is private to that player: `known[p]` lists the cards at the top of the pile in
+    order (top first); after another player rearranged them, `known_set[p]` lists them without
+    order, all lying within the top `known_depth[p]` cards.
+    """
+
+    __slots__ = (
+        *_INT_FIELDS, *_BOOL_FIELDS, *_LIST_FIELDS, *_NESTED_FIELDS, "rng", "version",
+        "_mask", "_mask_version", "_legal", "_legal_version", "_obs_cache", "_row_cache",
+        "_public_cache",
+        "seat_versions", "board_version", "market_version", "farm_versions", "_farm_cache",
+    )
+
+    def __init__(self) -> None:
+        self.version = 0  # bumped by every change of the decision: the mask cache key
+        # Observation cache keys (not serialised): bumped when the workers on the board (spaces,
+        # Black Market) change; when market cards, the display, the round or the end flags
+        # change; when a player's holdings change; when a player's farm or cards change.
+        self.board_version = 0
+        self.market_version = 0
+        self.seat_versions = [0] * C.MAX_SEATS
+        self.farm_versions = [0] * C.MAX_SEATS
+        self._mask = np.zeros(N_ACTIONS, dtype=bool)
+        self._mask_version = -1
+        self._legal_version = -1
+        self._legal: list[int] = []
+        self._obs_cache: list = [None] * C.MAX_SEATS
+        self._public_cache = None
+        self._row_cache: list = [None] * C.MAX_SEATS
+        self._farm_cache: list = [None] * C.MAX_SEATS
+        self.rng = np.random.default_rng(0)
+
+    def invalidate(self) -> None:
+        """Drop cached masks and observation parts; call after editing fields by hand."""
+        self.version += 1
+        self.board_version += 1
+        self.market_version += 1
+        self.seat_versions = [v + 1 for v in self.seat_versions]
+        self.farm_versions = [v + 1 for v in self.farm_versions]
+        self._mask_version = -1
+        self._legal_version = -1
+        self._obs_cache = [None] * C.MAX_SEATS
+        self._public_cache = None
+        self._row_cache = [None] * C.MAX_SEATS
+        self._farm_cache = [None] * C.MAX_SEATS
+
+    # --- the engine protocol ------------------------------------------------------------------
+    @property
+    def is_terminal(self) -> bool:
+        return self.terminal
+
+    def legal_list(self) -> list[int]:
+        """The legal action ids (a cached list: do not modify it)."""
+        if self._legal_version != self.version:
+            self._legal = legal_actions(self)
+            self._legal_version = self.version
+        return self._legal
+
+    def legal_mask(self) -> np.ndarray:
+        if self._mask_version != self.version:
+            mask = self._mask
+            mask[:] = False
+            mask[self.legal_list()] = True
+            self._mask_version = self.version
+        return self._mask
+
+    def legal_actions(self) -> list[int]:
+        return list(self.legal_list())
+
+    def apply(self, action: int) -> None:
+        rules.apply(self, action)
+
+    def scores(self) -> list[int]:
+        from .rules import score
+
+        return [score(self, p) for p in range(self.num_players)]
+
+    def ranking_keys(self) -> list[tuple]:
+        # MIT-97/98, G-67: money after the final sale, then the goods left over after the exchange.
+        from .rules import leftover, score
+
+        return [(score(self, p), leftover(self, p)) for p in range(self.num_players)]
+
+    def observe(self, player: int, out: np.ndarray | None = None) -> np.ndarray:
+        from .observation import OBS_SIZE, write_observation
+
+        if out is None:
+            out = np.zeros(OBS_SIZE, dtype=np.float32)
+        write_observation(self, player, out)
+        return out
+
+    def describe(self, action: int) -> str:
+        from .actions import describe
+
+        return describe(self, action)
+
+    def summary(self, player: int) -> str:
+        """One line of what `player` holds (for transcripts)."""
+        from .render import player_summary
+
+        return player_summary(self, player)
+
+    def render_text(self) -> str:
+        from .render import render_text
+
+        return render_text(self)
+
+    def chance_outcomes(self) -> list[tuple[Any, float]]:
+        """With `explicit_chance=True`, the die faces 1-6 (probability 1/6 each) while a roll is
+        pending (`current_player == -1`); otherwise empty, because dice are rolled inside
+        `apply` from the state's generator."""
+        if self.chance_pending:
+            return [(face, 1.0 / C.DIE_FACES) for face in range(1, C.DIE_FACES + 1)]
+        return []
+
+    def apply_chance(self, face: int) -> None:
+        """Resolve the pending roll with `face` (explicit-chance mode only)."""
+        from .rules import apply_chance
+
+        apply_chance(self, face)
+
+    def determinize(self, player: int, rng: np.random.Generator) -> MiTierraState:
+        """A copy consistent with everything `player` has seen: the market cards it does not
+        know (pile positions it has not peeked, and the 7 removed A cards) are dealt again among
+        the positions of the same deck letter, the development deck is reshuffled, and future
+        dice are drawn from a fresh generator. What `player` peeked stays where it is."""
+        from .market import determinize_pile
+
+        state = self.clone()
+        determinize_pile(state, player, rng)
+        deck = sorted(state.dev_deck)  # sorted first: the result depends on public facts only
+        state.dev_deck = [deck[i] for i in rng.permutation(len(deck))]
+        state.rng = np.random.default_rng(int(rng.integers(0, 2**63 - 1)))
+        state.invalidate()
+        return state
+
+    def clone(self) -> MiTierraState:
+        new = MiTierraState.__new__(MiTierraState)
+        for name in _INT_FIELDS + _BOOL_FIELDS:
+            setattr(new, name, getattr(self, name))
+        for name in _LIST_FIELDS:
+            setattr(new, name, list(getattr(self, name)))
+        for name in _NESTED_FIELDS:
+            setattr(new, name, [list(x) for x in getattr(self, name)])
+        new.rng = _new_rng_like(self.rng)
+        new.version = self.version
+        new.board_version = self.board_version
+        new.market_version = self.market_version
+        new.seat_versions = list(self.seat_versions)
+        new.farm_versions = list(self.farm_versions)
+        new._farm_cache = list(self._farm_cache)
+        new._mask = self._mask.copy()
+        new._mask_version = self._mask_version
+        new._legal_version = self._legal_version
+        new._legal = list(self._legal)
+        new._obs_cache = list(self._obs_cache)  # entries are never modified: safe to share
+        new._public_cache = self._public_cache
+        new._row_cache = list(self._row_cache)
+        return new
+
+    def __getstate__(self) -> dict[str, Any]:
+        return self.to_dict()
+
+    def __setstate__(self, data: dict[str, Any]) -> None:
+        restored = MiTierraState.from_dict(data)
+        for name in MiTierraState.__slots__:
+            setattr(self, name, getattr(restored, name))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, MiTierraState) and self.to_dict() == other.to_dict()
+
+    __hash__ = None  # mutable
+
+    # --- serialisation -------------------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"game": "mi_tierra"}
+        for name in _INT_FIELDS:
+            data[name] = int(getattr(self, name))
+        for name in _BOOL_FIELDS:
+            data[name] = bool(getattr(self, name))
+        for name in _LIST_FIELDS:
+            data[name] = list(getattr(self, name))
+        for name in _NESTED_FIELDS:
+            data[name] = [list(x) for x in getattr(self, name)]
+        data["rng"] = self.rng.bit_generator.state
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> MiTierraState:
+        """Rebuild a state from `to_dict` output; raise `CorruptRecordError` naming a bad field."""
+        if not isinstance(data, dict):
+            raise CorruptRecordError(f"mi_tierra state must be a dict, got {type(data).__name__}")
+        state = cls()
+        for name in _INT_FIELDS + _BOOL_FIELDS + _LIST_FIELDS + _NESTED_FIELDS + ("rng",):
+            if name not in data:
+                raise CorruptRecordError(f"mi_tierra state: missing field {name!r}")
+        try:
+            for name in _INT_FIELDS:
+                value = data[name]
+                if isinstance(value, bool) or not isinstance(value, int):
+                    raise TypeError(f"field {name!r}: expected an int, got {value!r}")
+                setattr(state, name, value)
+            for name in _BOOL_FIELDS:
+                if not isinstance(data[name], bool):
+                    raise TypeError(f"field {name!r}: expected a bool, got {data[name]!r}")
+                setattr(state, name, data[name])
+            for name in _LIST_FIELDS:
+                value = list(data[name])
+                if name in _BOOL_LISTS:
+                    value = [bool(x) for x in value]
+                else:
+                    value = [_as_int(name, x) for x in value]
+                setattr(state, name, value)
+            for name in _NESTED_FIELDS:
+                rows = [list(x) for x in data[name]]
+                if name in _BOOL_NESTED:
+                    rows = [[bool(x) for x in row] for row in rows]
+                else:
+                    rows = [[_as_int(name, x) for x in row] for row in rows]
+                setattr(state, name, rows)
+            bit_gen = np.random.PCG64(0)
+            bit_gen.state = data["rng"]
+            state.rng = np.random.Generator(bit_gen)
+        except (TypeError, ValueError, KeyError) as exc:
+            raise CorruptRecordError(f"mi_tierra state: {exc}") from None
+        problems = state.check_consistency()
+        if problems:
+            raise CorruptRecordError("mi_tierra state is inconsistent: " + "; ".join(problems))
+        return state
+
+    # --- invariants ------------------------------------------------------------------------------
+    def check_consistency(self) -> list[str]:
+        """Every broken invariant, as messages (empty when the state is sound)."""
+        from .invariants import consistency_problems
+
+        return consistency_problems(self)
+
+    # --- small queries used everywhere ------------------------------------------------------------
+    def event_in_force(self) -> int:
+        """The permanent event in force (components.EVENTS index), or -1."""
+        card = self.event_card
+        return C.MARKET_CARDS[card].event if card >= 0 else -1
+
+    def workers_placed(self, player: int) -> int:
+        """Workers of `player` on the board (pairs count two), on the farm and at the Black
+        Market; with the hut they make up the workers owned (MIT-01, MIT-28)."""
+        on_board = 0
+        owner = self.space_owner
+        pair = self.space_pair
+        for i in range(C.NUM_SPACES):
+            if owner[i] == player:
+                on_board += 2 if pair[i] else 1
+        return on_board + sum(self.farm_workers[player]) + self.bm_workers.count(player)
+
+
+def _as_int(name: str, value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"field {name!r}: expected ints, got {value!r}")
+    return value
+
+
+__all__ = ["Decision", "MiTierraState", "Stage"]

@@ -1,0 +1,359 @@
+"""seeds/mi_tierra.md against the code: the document's tables cannot drift from the engine.
+
+Two layers of checks:
+* every generated block of the document equals what scripts/mi_tierra_tables.py prints now;
+* independently of that script, the tables parsed from the document are compared with the code
+  (components, actions, observation) and with what random games actually do (which action ids
+  are legal in which decision).
+The rule ids are checked too: each MIT-01 … MIT-106 and G-01 … G-71 is defined by exactly one
+bullet, gaps with a question, a decision and a reason.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import inspect
+import re
+import sys
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from huerta.envs.core.aec import BoardGameAEC
+from huerta.envs.core.rewards import REWARD_MODES
+from huerta.envs.mi_tierra import components as C
+from huerta.envs.mi_tierra import new_game
+from huerta.envs.mi_tierra.actions import N_ACTIONS, Decision, Stage, action_name
+from huerta.envs.mi_tierra.game import DEFAULT_MAX_STEPS, SPEC
+from huerta.envs.mi_tierra.observation import (
+    CARD_FIELDS,
+    CONTEXT_FIELDS,
+    GAME_FIELDS,
+    OBS_LAYOUT,
+    OBS_SIZE,
+    PLAYER_BLOCK,
+    PLAYER_FIELDS,
+    SLICES,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+DOC_PATH = ROOT / "seeds" / "mi_tierra.md"
+SCRIPT_PATH = ROOT / "scripts" / "mi_tierra_tables.py"
+
+N_MIT = 106
+N_GAPS = 71
+
+
+def _load_generator():
+    spec = importlib.util.spec_from_file_location("mi_tierra_tables", SCRIPT_PATH)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("mi_tierra_tables", module)
+    spec.loader.exec_module(module)
+    return module
+
+
+tables = _load_generator()
+
+
+@pytest.fixture(scope="module")
+def doc() -> str:
+    return DOC_PATH.read_text(encoding="utf-8")
+
+
+def _block_text(doc: str, name: str) -> str:
+    begin = tables.BEGIN.format(name=name)
+    end = tables.END.format(name=name)
+    assert doc.count(begin) == 1, f"seeds/mi_tierra.md needs exactly one block {begin}"
+    start = doc.index(begin) + len(begin)
+    stop = doc.index(end, start)
+    return doc[start:stop].strip("\n")
+
+
+def _clean(cell: str) -> str:
+    return cell.strip().strip("`").replace("**", "").strip()
+
+
+def parse_table(doc: str, name: str) -> list[dict[str, str]]:
+    """The markdown pipe table of block `name` as a list of {header: cell} rows."""
+    lines = [ln for ln in _block_text(doc, name).splitlines() if ln.startswith("|")]
+    assert len(lines) >= 2, f"block {name!r} holds no table"
+    header = [_clean(c) for c in lines[0].strip("|").split("|")]
+    rows = []
+    for line in lines[2:]:
+        cells = [_clean(c) for c in line.strip("|").split("|")]
+        assert len(cells) == len(header), f"{name}: row {line!r} has {len(cells)} cells"
+        rows.append(dict(zip(header, cells, strict=True)))
+    return rows
+
+
+# --- the generator and the document agree -------------------------------------------------------
+
+@pytest.mark.parametrize("name", list(tables.TABLES))
+def test_generated_block_is_current(doc, name):
+    """Each generated block equals the script's output (run scripts/mi_tierra_tables.py --write)."""
+    assert _block_text(doc, name) == "\n".join(tables.TABLES[name]()), (
+        f"seeds/mi_tierra.md block {name!r} is stale; run .venv/bin/python "
+        "scripts/mi_tierra_tables.py --write"
+    )
+
+
+def test_generator_check_mode_passes():
+    assert tables.main(["--check"]) == 0
+
+
+# --- rule ids -------------------------------------------------------------------------------------
+
+_MIT_DEF = re.compile(r"^- \*\*(MIT-\d+)\*\* \S", re.MULTILINE)
+_GAP_DEF = re.compile(r"^- \*\*(G-\d+)\*\* (.*?)(?=^- \*\*|^#|\Z)", re.MULTILINE | re.DOTALL)
+
+
+def test_every_rule_clause_is_defined_exactly_once_in_order(doc):
+    found = _MIT_DEF.findall(doc)
+    expected = [f"MIT-{i:02d}" for i in range(1, N_MIT + 1)]
+    counts = Counter(found)
+    assert [i for i in expected if counts[i] != 1] == [], "MIT ids not defined exactly once"
+    assert found == expected, "MIT clauses must keep the analysis numbering and order"
+
+
+def test_every_gap_is_defined_exactly_once_with_decision_and_reason(doc):
+    found = _GAP_DEF.findall(doc)
+    ids = [gid for gid, _ in found]
+    assert ids == [f"G-{i:02d}" for i in range(1, N_GAPS + 1)]
+    for gid, body in found:
+        if gid == "G-37":  # answered by G-03, stated as a decision only
+            assert "**Decision:**" in body
+            continue
+        assert "?" in body.split("**Decision:**")[0], f"{gid}: state the question first"
+        assert body.count("**Decision:**") == 1, f"{gid}: one **Decision:**"
+        assert body.count("**Why:**") == 1, f"{gid}: one **Why:**"
+        assert body.index("**Decision:**") < body.index("**Why:**"), gid
+
+
+def _gap(doc: str, gid: str) -> str:
+    return " ".join(dict(_GAP_DEF.findall(doc))[gid].split())
+
+
+def test_required_sections_exist(doc):
+    headings = set(re.findall(r"^#+ (.+)$", doc, re.MULTILINE))
+    for title in (
+        "Rule clauses", "Gaps and decisions", "Component data", "Actions", "Decisions", "Stages",
+        "Observation", "Hidden information and chance", "Rewards and episode end",
+        "How the balance was checked", "Where our data is a decision, not the printed game",
+        "Market deck A", "Market deck B", "Events", "Dice", "Farm",
+    ):
+        assert title in headings, f"missing section {title!r}"
+    balance = doc.split("## How the balance was checked", 1)[1]
+    assert "PLACEHOLDER" not in balance and "rounds" in balance
+
+
+def test_data_decisions_section_names_the_data_gaps(doc):
+    section = doc.split("## Where our data is a decision, not the printed game", 1)[1]
+    section = section.split("\n## ", 1)[0]
+    for gid in ("G-02", "G-04", "G-11", "G-16", "G-31", "G-47", "G-48", "G-57", "G-61"):
+        assert gid in section
+
+
+def test_reward_modes_documented(doc):
+    g70 = _gap(doc, "G-70")
+    default = inspect.signature(BoardGameAEC.__init__).parameters["reward"].default
+    assert f'by default `reward="{default}"`' in g70
+    assert set(re.findall(r'reward="(\w+)"', g70)) == set(REWARD_MODES)
+
+
+def test_truncation_and_round_cap_documented(doc):
+    g56 = _gap(doc, "G-56")
+    assert f"after round {C.MAX_ROUNDS}" in g56 and f"({DEFAULT_MAX_STEPS} by default)" in g56
+    assert SPEC.default_max_steps == DEFAULT_MAX_STEPS
+
+
+def test_first_player_is_seat_zero_as_documented(doc):
+    assert "seat 0 (`player_0`) is always the start player" in _gap(doc, "G-69")
+    for n in C.PLAYER_COUNTS:
+        s = new_game(n, seed=n)
+        assert s.order[0] == 0 and s.current_player == 0
+
+
+# --- component data -------------------------------------------------------------------------------
+
+def test_setup_table(doc):
+    rows = parse_table(doc, "setup")
+    assert [int(r["players"]) for r in rows] == list(C.PLAYER_COUNTS)
+    for r in rows:
+        n = int(r["players"])
+        s = new_game(n, seed=0)
+        assert r["starting money by seat"] == ", ".join(f"${m}" for m in s.money)
+        assert int(r["workers each"]) == s.owned[0]
+        assert int(r["Established markets"]) == len(s.est)
+
+
+def test_numbers_table(doc):
+    for r in parse_table(doc, "numbers"):
+        assert int(r["value"]) == getattr(C, r["constant"]), r["constant"]
+
+
+def test_goods_table(doc):
+    rows = parse_table(doc, "goods")
+    assert [r["good"] for r in rows] == list(C.GOODS)
+    for g, r in enumerate(rows):
+        assert int(r["Black Market pays"]) == C.bm_price(g, False, False)
+        if r["Black Market sells for"] == "-":
+            assert g not in C.BUYABLE
+        else:
+            assert int(r["Black Market sells for"]) == C.bm_price(g, True, False)
+
+
+def test_zones_table(doc):
+    rows = parse_table(doc, "zones")
+    assert [r["key"] for r in rows] == list(C.ZONE_KEYS)
+    assert sum(int(r["spaces"]) for r in rows) == C.NUM_SPACES
+    assert {int(r["blocked with 2 players"]) for r in rows} == set(C.BLOCKED_2P)
+    steps = [int(r["activation step"]) for r in rows]
+    assert steps == sorted(steps)
+
+
+def test_dice_table(doc):
+    rows = parse_table(doc, "dice")
+    assert [int(r["Forest: barnyard capacity"]) for r in rows] == list(C.FOREST_CAPACITY)
+    assert [int(r["Sheep: sheep"]) for r in rows] == list(C.SHEEP_ROLL)
+    assert [int(r["Cow: cows"]) for r in rows] == list(C.COW_ROLL)
+    assert [int(r["Henhouse (white die): hens"]) for r in rows] == list(C.HEN_ROLL)
+    assert [r["Crops: field"] for r in rows] == [C.GOODS[g] for g in C.CROP_ROLL]
+
+
+def test_dev_tables(doc):
+    rows = parse_table(doc, "dev_cards")
+    assert [(int(r["id"]), r["card"], r["name"]) for r in rows] == [
+        (d.card_id, d.numeral, d.name) for d in C.DEV_CARDS
+    ]
+    spots = parse_table(doc, "dev_spots")
+    assert [r["spot"] for r in spots] == list(C.DEV_SPOTS)
+    for k, r in enumerate(spots):
+        assert r["touches"] == ", ".join(C.DEV_SLOTS[s] for s in C.DEV_SPOT_TOUCHES[k])
+
+
+@pytest.mark.parametrize("deck", ["A", "B"])
+def test_market_tables_list_every_card(doc, deck):
+    rows = parse_table(doc, f"market_{deck.lower()}")
+    cards = [c for c in C.MARKET_CARDS if c.deck == deck]
+    assert sum(int(r["copies"]) for r in rows) == len(cards)
+    by_code = Counter(c.code for c in cards)
+    assert {r["code"]: int(r["copies"]) for r in rows} == dict(by_code)
+    for r in rows:
+        card = next(c for c in cards if c.code == r["code"])
+        if card.kind == "simple":
+            assert r["pays"] == f"${card.price} each" and int(r["at most"]) == card.limit
+        if card.kind == "pack":
+            assert r["pays"] == f"${card.price} for the bundle"
+        if card.kind != "event":
+            assert r["outgoing"] == ("yes" if card.outgoing else "no")
+
+
+def test_events_table(doc):
+    rows = parse_table(doc, "events")
+    assert [r["event"] for r in rows] == list(C.EVENT_NAMES)
+    perm = {r["event"] for r in rows if r["type"] == "permanent"}
+    assert perm == {C.EVENT_NAMES[e] for e in C.PERMANENT_EVENTS}
+
+
+# --- actions and decisions, against the code and against play ------------------------------------
+
+@pytest.fixture(scope="module")
+def played() -> set[tuple[int, str]]:
+    """(action id, decision) pairs seen legal in 300 seeded random games over all counts."""
+    legal: set[tuple[int, str]] = set()
+    for seed in range(300):
+        state = new_game(C.PLAYER_COUNTS[seed % 3], seed=seed)
+        rng = np.random.default_rng(seed)
+        while not state.is_terminal:
+            ids = state.legal_actions()
+            legal.update((a, Decision(state.decision).name) for a in ids)
+            state.apply(ids[rng.integers(len(ids))])
+    return legal
+
+
+def test_action_table_ids_and_names(doc):
+    rows = parse_table(doc, "actions")
+    assert len(rows) == N_ACTIONS == SPEC.num_actions
+    assert [int(r["id"]) for r in rows] == list(range(N_ACTIONS))
+    for r in rows:
+        assert r["name"] == action_name(int(r["id"]))
+
+
+def test_action_table_decisions_match_play(doc, played):
+    documented = {
+        (int(r["id"]), d)
+        for r in parse_table(doc, "actions")
+        for d in r["legal in decisions"].split(", ")
+    }
+    assert sorted(played - documented) == [], "legal in play but not in the action table"
+    assert sorted(documented - played) == [], "in the action table but never legal in play"
+
+
+def test_decision_and_stage_tables(doc):
+    assert [(int(r["value"]), r["decision"]) for r in parse_table(doc, "decisions")] == [
+        (d.value, d.name) for d in Decision
+    ]
+    assert [(int(r["value"]), r["stage"]) for r in parse_table(doc, "stages")] == [
+        (s.value, s.name) for s in Stage
+    ]
+
+
+# --- observation ----------------------------------------------------------------------------------
+
+def test_observation_layout_table(doc):
+    rows = parse_table(doc, "obs_layout")
+    assert rows[-1]["block"] == "total" and int(rows[-1]["size"]) == OBS_SIZE
+    assert [(r["block"], int(r["offset"]), int(r["size"])) for r in rows[:-1]] == list(OBS_LAYOUT)
+    assert f"float32[{OBS_SIZE}]" in doc and f"int8[{N_ACTIONS}]" in doc
+
+
+def _fields(doc: str, name: str) -> list[tuple[str, int, int, float]]:
+    return [
+        (r["field"], int(r["offset in block"]), int(r["size"]), float(r["divided by"]))
+        for r in parse_table(doc, name)
+    ]
+
+
+@pytest.mark.parametrize("name, fields", [
+    ("game_fields", GAME_FIELDS), ("player_fields", PLAYER_FIELDS), ("card_fields", CARD_FIELDS),
+    ("context_fields", CONTEXT_FIELDS),
+])
+def test_field_tables(doc, name, fields):
+    parsed = _fields(doc, name)
+    assert [(n, s, d) for n, _, s, d in parsed] == [(n, s, float(d)) for n, s, d in fields]
+    offsets = np.cumsum([0] + [s for _, s, _ in fields])[:-1].tolist()
+    assert [o for _, o, _, _ in parsed] == offsets
+
+
+def test_player_fields_decode_the_observation(doc):
+    """MIT-07: offsets and divisors of the player table read every player's money, goods and
+    workers out of any observer's vector."""
+    state = new_game(3, seed=7)
+    rng = np.random.default_rng(7)
+    while state.steps < 150 and not state.is_terminal:
+        legal = state.legal_actions()
+        state.apply(legal[rng.integers(len(legal))])
+    fields = {n: (o, s, d) for n, o, s, d in _fields(doc, "player_fields")}
+    start = SLICES["players"].start
+    slots = re.findall(r"slot (\d) at (\d+)", _block_text(doc, "player_slots"))
+    assert [(int(k), int(o)) for k, o in slots] == [(k, start + k * PLAYER_BLOCK)
+                                                    for k in range(4)]
+    for observer in range(3):
+        obs = state.observe(observer)
+        for k in range(3):
+            seat = (observer + k) % 3
+            base = start + k * PLAYER_BLOCK
+
+            def read(name, base=base, obs=obs):
+                o, s, d = fields[name]
+                return np.round(obs[base + o:base + o + s] * d).astype(int).tolist()
+
+            assert read("present") == [1]
+            assert read("money") == [min(state.money[seat], 250)]
+            assert read("goods") == [min(g, 10) for g in state.goods[seat]]
+            assert read("workers_owned") == [state.owned[seat]]
+            assert read("is_acting") == [int(seat == state.current_player)]
+        o, _, _ = fields["present"]
+        assert obs[start + 3 * PLAYER_BLOCK + o] == 0.0
