@@ -41,13 +41,16 @@ def play_game(
     max_steps: int | None = None,
     agent_seeds: list[int] | None = None,
     on_action: Callable[[int, int, object], None] | None = None,
+    options: dict | None = None,
 ) -> tuple[GameRecord, object]:
     """One game; `agents[i]` plays seat i, reseeded with `agent_seeds[i]` (by default derived
     from the game seed and the seat). Returns the record and the final state."""
     spec = get_game(game)
     limit = spec.default_max_steps if max_steps is None else max_steps
-    state = spec.new_game(len(agents), seed=seed)
-    record = GameRecord(game=spec.name, num_players=len(agents), seed=seed)
+    state = spec.new_game(len(agents), seed=seed, **(options or {}))
+    record = GameRecord(
+        game=spec.name, num_players=len(agents), seed=seed, options=dict(options or {})
+    )
     if agent_seeds is None:
         agent_seeds = [seed * 10 + i for i in range(len(agents))]
     for agent, agent_seed in zip(agents, agent_seeds, strict=True):

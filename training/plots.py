@@ -52,16 +52,16 @@ def plot_tournament(result: TournamentResult, path: Path) -> Path:
 
 
 def plot_learning_curve(
-    rows: list[dict[str, float | None]], path: Path, title: str = "learning curve"
+    rows: list[dict[str, float]], path: Path, title: str = "learning curve"
 ) -> Path:
-    """Evaluation win rates (against random and the heuristic) over training steps."""
+    """Evaluation win rates (against random and the heuristic, or Zara) over training steps."""
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=(7, 4))
     steps = [r["steps"] for r in rows]
-    ax.plot(steps, [100 * r["vs_random"] for r in rows], marker="o", label="vs random")
-    if any(r["vs_heuristic"] is not None for r in rows):
-        ax.plot(steps, [100 * (r["vs_heuristic"] or 0.0) for r in rows], marker="s",
-                label="vs heuristic")
+    series = sorted({k for r in rows for k in r if k.startswith("vs_")})
+    for name, marker in zip(series, "osd^v", strict=False):
+        ax.plot(steps, [100 * r.get(name, 0.0) for r in rows], marker=marker,
+                label=name.replace("_", " "))
     ax.set_ylim(0, 100)
     ax.set_xlabel("training steps (learner decisions)")
     ax.set_ylabel("win rate, %")

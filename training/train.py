@@ -36,7 +36,7 @@ from huerta.envs.core.registry import get_game
 from .selfplay import PoolWeights, SelfPlayEnv, SnapshotAgent
 
 # `huerta train alpujarras-solo` and friends: name -> (game, player count)
-TRAIN_ALIASES: dict[str, tuple[str, int]] = {}
+TRAIN_ALIASES: dict[str, tuple[str, int]] = {"alpujarras-solo": ("alpujarras", 1)}
 
 
 @dataclass
@@ -60,6 +60,7 @@ class TrainConfig:
     ent_coef: float = 0.01
     vf_coef: float = 0.5
     net_arch: list[int] = field(default_factory=lambda: [256, 256])
+    game_options: dict[str, Any] = field(default_factory=dict)  # e.g. {"double_turns": 3}
     # rewards
     reward: str = "win_loss"
     shaping: float = 0.02
@@ -122,7 +123,7 @@ def _make_env(config: TrainConfig, rank: int, pool_dir: Path):
         env = SelfPlayEnv(
             config.game, config.players, pool_dir=pool_dir,
             weights=PoolWeights(**config.pool_weights), reward=config.reward,
-            shaping=config.shaping,
+            shaping=config.shaping, **config.game_options,
         )
         env.reset(seed=config.seed * 1000 + rank)
         return Monitor(env, info_keywords=("is_winner",))
@@ -130,11 +131,21 @@ def _make_env(config: TrainConfig, rank: int, pool_dir: Path):
     return init
 
 
+def eval_opponents(game: str, players: int) -> list[str]:
+    """Who a run is evaluated against: random and the heuristic, or Zara in a solo game (the
+    opponent scripted inside the game)."""
+    if players == 1:
+        return ["zara"]
+    return ["random", "heuristic"] if game in HEURISTICS else ["random"]
+
+
 def evaluate(
-    model: Any, game: str, players: int, opponent: str, games: int, seed: int
+    model: Any, game: str, players: int, opponent: str, games: int, seed: int,
+    options: dict[str, Any] | None = None,
 ) -> float:
     """Win rate of `model` (masked, deterministic) against `opponent` over `games` seat-rotated
-    games with fixed seeds; a shared victory counts 1/k."""
+    games with fixed seeds; a shared victory counts 1/k. In a solo game (`players == 1`) the
+    opponent is the game's own (opponent "zara") and a win is the game's verdict."""
     from huerta.agents import make_agent
 
     from .matches import play_game
@@ -147,7 +158,7 @@ def evaluate(
             else make_agent(opponent, game=game, seed=seed + 31 * g + seat)
             for seat in range(players)
         ]
-        _, state = play_game(game, agents, seed + g)
+        _, state = play_game(game, agents, seed + g, options=options)
         if state.is_terminal:
             winners = state.winners()
             if learner_seat in winners:
@@ -219,17 +230,15 @@ class _Callbacks:
             def _evaluate(self) -> None:
                 steps = self.num_timesteps
                 seed = 10_000 + config.seed
-                vs_random = evaluate(self.model, config.game, config.players, "random",
-                                     config.eval_games, seed)
-                vs_heuristic = None
-                if config.game in HEURISTICS:
-                    vs_heuristic = evaluate(self.model, config.game, config.players,
-                                            "heuristic", config.eval_games, seed)
-                self.logger.record("eval/win_rate_vs_random", vs_random)
-                if vs_heuristic is not None:
-                    self.logger.record("eval/win_rate_vs_heuristic", vs_heuristic)
-                _append_eval(run, steps, vs_random, vs_heuristic)
-                key = (vs_heuristic or 0.0, vs_random)
+                rates = {
+                    opponent: evaluate(self.model, config.game, config.players, opponent,
+                                       config.eval_games, seed, config.game_options)
+                    for opponent in eval_opponents(config.game, config.players)
+                }
+                for opponent, rate in rates.items():
+                    self.logger.record(f"eval/win_rate_vs_{opponent}", rate)
+                _append_eval(run, steps, rates)
+                key = _best_key(rates)
                 if self.best is None or key > self.best:
                     self.best = key
                     self.model.save(run / "best_model.zip")
@@ -247,40 +256,45 @@ def _next_multiple(now: int, every: int) -> int:
     return (now // every + 1) * every
 
 
-def _append_eval(run: Path, steps: int, vs_random: float, vs_heuristic: float | None) -> None:
+def _best_key(rates: dict[str, float]) -> tuple[float, ...]:
+    """Which evaluation is best: the strongest opponent first (heuristic, then random), or
+    the win rate against Zara."""
+    order = ("heuristic", "random", "zara")
+    return tuple(rates[o] for o in order if o in rates)
+
+
+def _append_eval(run: Path, steps: int, rates: dict[str, float]) -> None:
     path = run / "eval.csv"
     new = not path.exists()
     with path.open("a", newline="") as f:
         writer = csv.writer(f)
         if new:
-            writer.writerow(["steps", "win_rate_vs_random", "win_rate_vs_heuristic", "time"])
-        writer.writerow([steps, f"{vs_random:.4f}",
-                         "" if vs_heuristic is None else f"{vs_heuristic:.4f}",
-                         f"{time.time():.0f}"])
+            writer.writerow(["steps", *(f"win_rate_vs_{o}" for o in rates), "time"])
+        writer.writerow([steps, *(f"{r:.4f}" for r in rates.values()), f"{time.time():.0f}"])
 
 
-def read_eval(run: Path) -> list[dict[str, float | None]]:
-    """The evaluation history of a run (eval.csv), oldest first."""
+def read_eval(run: Path) -> list[dict[str, float]]:
+    """The evaluation history of a run (eval.csv), oldest first: {"steps": ..., "vs_random":
+    ..., "vs_heuristic": ...} (or "vs_zara" for a solo run)."""
     path = Path(run) / "eval.csv"
     if not path.exists():
         return []
     rows = []
     with path.open() as f:
         for row in csv.DictReader(f):
-            rows.append({
-                "steps": int(row["steps"]),
-                "vs_random": float(row["win_rate_vs_random"]),
-                "vs_heuristic": float(row["win_rate_vs_heuristic"])
-                if row["win_rate_vs_heuristic"] else None,
-            })
+            entry: dict[str, float] = {"steps": int(row["steps"])}
+            for key, value in row.items():
+                if key.startswith("win_rate_vs_") and value:
+                    entry["vs_" + key.removeprefix("win_rate_vs_")] = float(value)
+            rows.append(entry)
     return rows
 
 
-def _read_best(run: Path) -> tuple[float, float] | None:
+def _read_best(run: Path) -> tuple[float, ...] | None:
     rows = read_eval(run)
     if not rows or not (run / "best_model.zip").exists():
         return None
-    return max((r["vs_heuristic"] or 0.0, r["vs_random"]) for r in rows)
+    return max(_best_key({k[3:]: v for k, v in r.items() if k.startswith("vs_")}) for r in rows)
 
 
 def train(config: TrainConfig, resume: bool = False) -> Path:
@@ -339,8 +353,9 @@ def train(config: TrainConfig, resume: bool = False) -> Path:
         try:
             from .plots import plot_learning_curve
 
-            plot_learning_curve(rows, run / "learning_curve.png", title=f"{config.game}, "
-                                f"{config.players} players")
+            who = "solo against Zara" if config.players == 1 else f"{config.players} players"
+            plot_learning_curve(rows, run / "learning_curve.png",
+                                title=f"{config.game}, {who}")
         except ImportError:
             pass
     return run

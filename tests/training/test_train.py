@@ -36,7 +36,8 @@ def test_tiny_run_saves_evaluates_resumes_and_plays(game, players, tmp_path):
     saved = json.loads((run / "config.json").read_text())
     assert saved["seed"] == 1 and saved["game"] == get_game(saved["game"]).name
     rows = read_eval(run)
-    assert rows and all(0.0 <= r["vs_random"] <= 1.0 for r in rows)
+    expected = "vs_zara" if saved["players"] == 1 else "vs_random"
+    assert rows and all(0.0 <= r[expected] <= 1.0 for r in rows)
 
     from sb3_contrib import MaskablePPO
 
