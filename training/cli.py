@@ -164,10 +164,11 @@ def _train(args: argparse.Namespace) -> int:
     if args.no_progress:
         values["progress"] = False
     values.setdefault("out", f"runs/{args.game}")
-    run = train(TrainConfig(**values), resume=args.resume)
+    config = TrainConfig(**values)
+    run = train(config, resume=args.resume)
     print(f"run folder: {run}")
-    print(f"play it: huerta tournament {TrainConfig(**values).check().game} "
-          f"--agents ppo:{run / 'best_model.zip'},heuristic,random")
+    print(f"play it: huerta tournament {config.game} --players {config.players} "
+          f"--agents ppo:{run / 'best_model.zip'},random")
     return 0
 
 
@@ -260,7 +261,9 @@ def build_parser() -> argparse.ArgumentParser:
         "periodic evaluation and the best model go to --out. Settings: see TrainConfig in "
         "huerta/training/train.py; a JSON or TOML --config sets any of them, flags win.",
     )
-    train.add_argument("game", help="a game name (" + ", ".join(game_names()) + ")")
+    train.add_argument(
+        "game", help="a game name (" + ", ".join(game_names()) + ") or alpujarras-solo"
+    )
     train.add_argument("--players", type=int)
     train.add_argument("--steps", type=int, help="total learner steps")
     train.add_argument("--envs", type=int, help="environment processes (default: CPU cores)")
