@@ -109,6 +109,11 @@ def _tournament(args: argparse.Namespace) -> int:
     return 0
 
 
+# MCTS iterations per decision in the main job: a Mi Tierra rollout is a whole game of dice and
+# markets (~200 decisions), so its budget is smaller to keep `make run` to a few minutes.
+MAIN_MCTS_BUDGET = {"finca": 50, "alpujarras": 100, "mi_tierra": 10}
+
+
 def _main_job(args: argparse.Namespace) -> int:
     """The README's main job: a short self-play training on Finca, then a tournament of the
     trained agent against the baselines; then the baselines on every other game."""
@@ -140,7 +145,8 @@ def _main_job(args: argparse.Namespace) -> int:
         codes = [*codes_by_game.get(game, []), "random"]
         if game in HEURISTICS:
             codes.append("heuristic")
-        codes.append(f"mcts:{args.mcts}")
+        budget = args.mcts if args.mcts is not None else MAIN_MCTS_BUDGET.get(game, 50)
+        codes.append(f"mcts:{budget}")
         result = run_tournament(
             game, codes, players=2, games=args.games, seed=args.seed, workers=args.workers,
             progress=True,
@@ -283,7 +289,9 @@ def build_parser() -> argparse.ArgumentParser:
     main_job.add_argument("--train-steps", type=int, default=60_000,
                           help="self-play training steps on Finca (0: skip training)")
     main_job.add_argument("--games", type=int, default=20, help="games per line-up")
-    main_job.add_argument("--mcts", type=int, default=50, help="MCTS iterations per move")
+    main_job.add_argument("--mcts", type=int, default=None,
+                          help="MCTS iterations per decision (default per game: "
+                          + ", ".join(f"{g} {n}" for g, n in MAIN_MCTS_BUDGET.items()) + ")")
     main_job.add_argument("--seed", type=int, default=0)
     main_job.add_argument("--workers", type=int, default=2)
     main_job.add_argument("--out", default="runs/main")
