@@ -223,7 +223,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Steps/s and games/s under random legal play: engine alone and through "
         "env(), with connect_four_v3 measured in the same run, plus peak memory.",
     )
-    bench.add_argument("--games", nargs="+", default=["finca"], choices=game_names())
+    bench.add_argument("--games", nargs="+", default=game_names(), choices=game_names())
     bench.add_argument("--players", type=int, nargs="+", default=[2, 3, 4])
     bench.add_argument("--seconds", type=float, default=3.0, help="seconds per measurement")
     bench.add_argument("--no-memory", action="store_true", help="skip the peak-memory pass")
