@@ -105,11 +105,12 @@ def connect_four_factory() -> Callable[[], object] | None:
 
 def benchmark(
     games: tuple[str, ...] = ("finca",),
-    players: tuple[int, ...] = (2, 3, 4),
+    players: tuple[int, ...] | None = None,
     seconds: float = 2.0,
     memory: bool = True,
 ) -> list[BenchResult]:
-    """Run every measurement; connect_four_v3 first so the ratio uses the same machine state."""
+    """Run every measurement; connect_four_v3 first so the ratio uses the same machine state.
+    `players=None` measures every player count each game supports."""
     from huerta.envs.core.aec import BoardGameAEC
     from huerta.envs.core.registry import get_game
 
@@ -121,7 +122,7 @@ def benchmark(
         results.append(BenchResult("connect_four_v3", 2, "env()", steps / dt, n_games / dt, peak))
     for game in games:
         spec = get_game(game)
-        for n in players:
+        for n in players or spec.player_counts:
             if n not in spec.player_counts:
                 continue
             steps, n_games, dt = run_engine(game, n, seconds)

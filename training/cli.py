@@ -59,7 +59,8 @@ def _bench(args: argparse.Namespace) -> int:
     print(f"random legal play, {args.seconds:g} s per row; 'x c4' = env() steps/s over "
           "connect_four_v3's in this run")
     results = benchmark(
-        games=tuple(args.games), players=tuple(args.players), seconds=args.seconds,
+        games=tuple(args.games), players=tuple(args.players) if args.players else None,
+        seconds=args.seconds,
         memory=not args.no_memory,
     )
     print(format_table(results))
@@ -224,7 +225,8 @@ def build_parser() -> argparse.ArgumentParser:
         "env(), with connect_four_v3 measured in the same run, plus peak memory.",
     )
     bench.add_argument("--games", nargs="+", default=game_names(), choices=game_names())
-    bench.add_argument("--players", type=int, nargs="+", default=[2, 3, 4])
+    bench.add_argument("--players", type=int, nargs="+", default=None,
+                       help="player counts (default: every count each game supports)")
     bench.add_argument("--seconds", type=float, default=3.0, help="seconds per measurement")
     bench.add_argument("--no-memory", action="store_true", help="skip the peak-memory pass")
     bench.set_defaults(func=_bench)
