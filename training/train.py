@@ -197,6 +197,8 @@ class _Callbacks:
                         self.bar = None
                 if not any((run / "pool").glob("snapshot_*.zip")):
                     self.model.save(run / "pool" / f"snapshot_{now:09d}.zip")
+                if now == 0:
+                    self._evaluate()  # the untrained policy: where the learning curve starts
 
             def _on_step(self) -> bool:
                 if self.bar is not None:
