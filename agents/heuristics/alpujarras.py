@@ -27,8 +27,9 @@ icons (place, irrigate, norias, fruit) are always resolved, norias are spent aft
 before them when the icons would overflow the cap), a placement spends as many norias as it can,
 at most two spends per turn on a standard space (three elsewhere) with one farmer move and two
 fruit swaps, swaps only where a delivery, goal or zakat could use them, a fruit gained among
-the two kinds needed most (a swap gives back one of the two needed least), and the mule considers the nearest free spaces, the next market and harvest spaces and
-the furthest free end space. Transpositions (the same icons resolved in another order) are
+the two kinds needed most (a swap gives back one of the two needed least), and the mule
+considers the nearest free spaces, the next market and harvest spaces and the furthest free end
+space. Transpositions (the same icons resolved in another order) are
 searched once.
 
 The solo game against Zara (`solo_value`) adds the duties that decide it: the player must enter
@@ -524,8 +525,9 @@ def _move_targets(state: AlpujarrasState, legal: list[int]) -> list[int]:
 def _key(s: AlpujarrasState, me: int, spends: int, swaps: int, moved: bool) -> tuple:
     """What distinguishes two ACTION-phase states of the same turn (transpositions)."""
     return (
-        s.pos[me], s.double_turns, s.pend_place, s.pend_move, s.pend_irrigate, s.pend_norias, s.pend_fruit, s.market_left,
-        s.card_left, s.harvest_left, s.p2_first_farmland, s.p2_first_fruit, spends, swaps, moved,
+        s.pos[me], s.double_turns, s.pend_place, s.pend_move, s.pend_irrigate, s.pend_norias,
+        s.pend_fruit, s.market_left, s.card_left, s.harvest_left, s.p2_first_farmland,
+        s.p2_first_fruit, spends, swaps, moved,
         tuple(s.farmers[me]), tuple(s.fruit[me]), s.norias[me], s.dirhems[me], s.supply[me],
         tuple(s.channels), tuple(s.tokens[me]), tuple(s.goals_done[me]), tuple(s.zakat_paid),
     )
