@@ -76,7 +76,7 @@ MAX_NODES = 5000  # states expanded per decision, a bound for pathological posit
 NEAR_TARGETS = 6  # nearest free standard spaces the mule considers
 SPECIAL_TARGETS = 2  # next market/harvest spaces the mule considers
 FRUIT_CHOICES = 2  # fruit kinds considered for each gain or swap
-SPEND_BEAM = 4  # multiplayer: best turns that noria spends are added to
+SPEND_BEAM = 3  # multiplayer: best turns that noria spends are added to
 ROLL_SAMPLES = 6  # solo: Zara's futures each turn is judged over
 MAX_SPENDS = 2  # noria spends per turn on a standard space
 MAX_SPENDS_SPECIAL = 3  # on a market or harvest space or the end track
@@ -97,7 +97,7 @@ _T = range(C.NUM_FRUITS)
 class Weights:
     """The value function's constants, in dirhems (see the module docstring)."""
 
-    tempo: float = 0.55  # per standard space still ahead of the mule
+    tempo: float = 1.2  # per standard space still ahead of the mule
     delivery: float = 0.8  # share of a token within reach that counts
     delivery_power: float = 1.6  # readiness = (fruit held / fruit asked) ** power
     no_farmer: float = 0.6  # factor for a token whose farmland holds no own farmer yet
@@ -166,40 +166,57 @@ def _award(state: AlpujarrasState, town: int) -> int:
 
 
 def delivery_potential(state: AlpujarrasState, me: int, fruit: list[int], deliveries: int,
-                       w: Weights = DEFAULT, kinds_done: set[int] | None = None) -> float:
+                       w: Weights = DEFAULT, kinds_done: set[int] | None = None,
+                       farmers: list[int] | None = None) -> float:
     """The tokens within reach, matched greedily with the market actions left; consumes the fruit
-    it plans for from `fruit` (a copy). `kinds_done` (solo) excludes kinds already delivered."""
+    it plans for from `fruit` (a copy). `kinds_done` (solo) excludes kinds already delivered.
+
+    A token counts by what it pays (dirhem side plus the town's next award) times the share of
+    its fruit held to the power `delivery_power`, times `no_farmer` without a farmer in its
+    farmland; each choice uses up the fruit and a farmer of that farmland. A delivery whose
+    fruit is all held also takes its farmer out of `farmers` (a copy of the farmland farmers, if
+    given): that farmer will leave for the town and no longer count at harvests."""
     if deliveries <= 0:
         return 0.0
+    planned = farmers
     farmers = list(state.farmers[me])
-    options = []
-    for town, tokens in enumerate(state.towns):
-        award = _award(state, town)
-        for tok in tokens:
-            kind = tok // 10
-            if kinds_done is not None and kind in kinds_done:
-                continue
-            options.append((tok % 10 - 1 + award, town, kind, tok % 10))
-    total = 0.0
     power = w.delivery_power
-    for _ in range(deliveries):
-        best, best_val = -1, 0.0
-        for i, (gain, town, kind, value) in enumerate(options):
+    no_farmer = w.no_farmer
+    options = []  # [value now, gain, town, kind, fruit asked]
+    for town, tokens in enumerate(state.towns):
+        if not tokens:
+            continue
+        award = _award(state, town)
+        factor = 1.0 if farmers[town] else no_farmer
+        for tok in tokens:
+            kind, value = tok // 10, tok % 10
             have = fruit[kind]
-            if not have:
+            if not have or (kinds_done is not None and kind in kinds_done):
                 continue
-            ready = (min(have, value) / value) ** power
-            val = gain * ready * (1.0 if farmers[town] else w.no_farmer)
-            if val > best_val:
-                best, best_val = i, val
-        if best < 0:
+            gain = value - 1 + award
+            ready = 1.0 if have >= value else (have / value) ** power
+            options.append([gain * ready * factor, gain, town, kind, value])
+    total = 0.0
+    while deliveries and options:
+        best = max(options, key=lambda o: o[0])
+        if best[0] <= 0.0:
             break
-        _, town, kind, value = options.pop(best)
+        options.remove(best)
+        total += best[0]
+        deliveries -= 1
+        _, _, town, kind, value = best
+        if planned is not None and fruit[kind] >= value and planned[town] > 0:
+            planned[town] -= 1
         fruit[kind] -= min(fruit[kind], value)
         farmers[town] -= 1
-        total += best_val
-        if kinds_done is not None:
-            options = [o for o in options if o[2] != kind]
+        for o in options:  # only the same kind and the same farmland change
+            if o[3] == kind or o[2] == town:
+                have = fruit[o[3]]
+                if not have or (kinds_done is not None and o[3] == kind):
+                    o[0] = 0.0
+                    continue
+                ready = 1.0 if have >= o[4] else (have / o[4]) ** power
+                o[0] = o[1] * ready * (1.0 if farmers[o[2]] > 0 else no_farmer)
     return total
 
 
@@ -256,14 +273,14 @@ def position_value(state: AlpujarrasState, me: int, w: Weights = DEFAULT) -> flo
     harvests = facts.harvests[i]
     value += w.tempo * facts.standards[i]
     fruit = list(state.fruit[me])
+    mine = list(state.farmers[me])  # less the farmers that planned deliveries take to town
     deliveries = min(C.MAX_MARKET_ACTIONS - state.markets_used[me], facts.markets[i] + 1)
-    value += w.delivery * delivery_potential(state, me, fruit, deliveries, w)
+    value += w.delivery * delivery_potential(state, me, fruit, deliveries, w, farmers=mine)
     value += w.sale * sum(fruit)
     # farmland majorities before the harvests
     if harvests:
         n = state.num_players
         ties = n >= 3
-        mine = state.farmers[me]
         held = state.fruit[me]
         for f in _F:
             if not mine[f]:
