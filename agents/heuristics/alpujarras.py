@@ -1,44 +1,61 @@
 """An Alpujarras strategy a decent human would recognise, as a one-turn lookahead.
 
-Every sensible complete turn open to the player is played out on a copy of the game
-(`view.determinize`: the crop bag's order and the die rolls resampled) and the position after it
-is scored by a value function in dirhems: the score so far plus what the holdings are expected to
-earn later. The agent plays the turn with the best value.
+The sensible complete turns open to the player are played out on a copy of the game
+(`view.determinize`: the crop bag's order and the die rolls resampled from public facts) and the
+position after each is scored by a value function; the agent plays the best turn and keeps its
+plan for the turn's later decisions (keyed by player and game step, so that one agent object can
+play every seat, as MCTS rollouts do). Turns that irrigate a field are planned again once the
+crop token drawn is known. One agent serves every player count: `view.num_players == 1` is the
+solo game against Zara.
 
-The plan of the multiplayer game (`position_value`):
+**The plan of the multiplayer game** (`position_value`, in dirhems: the score so far plus what
+the holdings should still earn):
 
-- **score**: dirhems plus the dirhem sides of the delivery tokens already earned;
-- **deliveries within reach**: the market actions still open (markets ahead plus the end track,
-  at most five in a game) are matched greedily with the tokens in the towns; a token counts by
-  what it pays (its dirhem side plus the town's next award) times how much of its fruit is held,
-  a little less when no farmer stands in the town's farmland yet. Fruit is kept for deliveries,
-  and a token already in hand is worth more than one within reach, so deliveries are made;
-- **fruit left over** is worth what the end track would pay for it;
-- **farmland majorities before the harvests**: each farmland where the player has (or nearly
-  has) the most farmers is worth one primary fruit per harvest space still ahead;
-- **goals**: each goal card not yet completed is worth its dirhems when met now, or part of them
-  by progress, for as many goals as there are harvest visits left (plus the end track);
-- **norias**: worth spending (five buy a farmer, a fruit and two dirhems), worthless at the end;
-- **tempo**: every standard space still ahead of the mule is a possible future stop, so long
-  jumps cost something and the agent steps forward as little as pays.
+- *score*: dirhems plus the dirhem sides of the delivery tokens earned;
+- *deliveries within reach*: the market actions still open (the markets ahead plus the end track,
+  five at most) are matched greedily with the tokens in the towns; a token counts by what it
+  pays (dirhem side plus the town's next award) times the share of its fruit held (to a power,
+  so nearly complete sets count most), less without a farmer in its farmland yet. A planned
+  delivery takes its farmer to the town, so it no longer counts for the harvests, and a token
+  within reach counts only 80%: fruit is kept for deliveries, and deliveries are made;
+- *fruit left over* is worth what the end track pays for it;
+- *majorities before the harvests*: each farmland where the player leads (or nearly leads; ties
+  count with 3-4 players) is worth its primary fruit at every harvest space still ahead;
+- *goals*: a goal card not yet completed is worth most of its dirhems when met now, and part of
+  them by progress, for as many goals as there are harvest visits left (plus the end track);
+- *norias* are worth spending (five buy a farmer, a fruit and two dirhems), nothing at the end;
+- *tempo*: every standard space still ahead of the mule is a possible future stop, so the mule
+  steps forward no further than pays (the rearmost mule moves next).
 
-Turns are searched with a few human shortcuts: the harvest comes first on a harvest space, free
-icons (place, irrigate, norias, fruit) are always resolved, norias are spent after the icons (or
-before them when the icons would overflow the cap), a placement spends as many norias as it can,
-at most two spends per turn on a standard space (three elsewhere) with one farmer move and two
-fruit swaps, swaps only where a delivery, goal or zakat could use them, a fruit gained among
-the two kinds needed most (a swap gives back one of the two needed least), and the mule
-considers the nearest free spaces, the next market and harvest spaces and the furthest free end
-space. Transpositions (the same icons resolved in another order) are
-searched once.
+On the end track nothing more can be earned and the value is the final score; a finished game is
+scored by its result.
 
-The solo game against Zara (`solo_value`) adds the duties that decide it: the player must enter
-every market able to deliver a fruit kind not delivered before, and every harvest (and the end)
-able to pay a zakat card. The next duties are scored by how ready the holdings are for them
-(what the next duty needs first, the following one with what is left), the fruit kinds still to
-deliver must keep a token on the board, and beyond that the player out-earns Zara: score margin,
-tokens within reach, farmland majorities that deny Zara her harvest dirhems, and double turns kept
-for when they buy an extra stop.
+**The plan of the solo game** (`solo_value`): a win needs all ten duties (a new fruit kind
+delivered at every market and the end, a zakat paid at every harvest and the end) and more
+dirhems than Zara, so the value is the log of the chance of winning. The next three duties are
+checked in order against the holdings, each taking what it uses (the cheapest token of a kind
+not yet delivered whose farmland holds a farmer; the zakat card closest to payable, after the
+harvest's fruit): the items still missing in all, against the stops left to gather them (the
+free standard spaces before the next duty, the double turns, about one stop per two spaces
+later), give the chance to meet each. A noria swaps a spare fruit into a missing one; a kind
+still to deliver with no token left dooms the game; a lone ready token may be taken by Zara.
+The margin over Zara (her markets and harvests still to come against the tokens planned) adds
+the chance to out-earn her, judged more loosely the further the end. Majorities over Zara's
+farmers (fruit for the player, dirhems denied to her), norias, fruit and double turns add a
+little. Zara's moves after the turn decide the stops before the next duty, so each solo turn is
+judged over several of her futures (fresh die rolls).
+
+**The search** takes human shortcuts: the harvest comes first on a harvest space; free icons
+(place, irrigate, norias, fruit) are always resolved; a gained fruit is one of the two kinds
+needed most (a swap gives back one of the two needed least); the mule considers the six nearest
+free standard spaces, the next two market or harvest spaces and the furthest free end space;
+icons resolved in another order reach the same position once (transpositions). Norias are spent
+after the icons, or before them when the icons would overflow the cap; a placement spends as
+many norias as it can; a turn spends at most twice on a standard space and three times
+elsewhere, with one farmer move and two fruit swaps (swaps only where a delivery, goal or zakat
+can use them). Multiplayer turns are searched without noria spends first, then the spends are
+added to the three best turns; a decision expands at most `MAX_NODES` positions and typically
+takes 15-50 ms.
 """
 
 from __future__ import annotations
@@ -52,7 +69,6 @@ import numpy as np
 
 from huerta.envs.alpujarras import components as C
 from huerta.envs.alpujarras.actions import (
-    CARD0,
     CHANNEL0,
     DELIVER0,
     DO_HARVEST,
@@ -60,7 +76,6 @@ from huerta.envs.alpujarras.actions import (
     DO_PLACE,
     DO_TAKE_NORIAS,
     END_TURN,
-    FARMLAND0,
     FRUIT0,
     SPEND0,
     Phase,
@@ -395,7 +410,6 @@ class SoloWeights:
 
 
 SOLO = SoloWeights()
-_DEBUG: list | None = None
 
 
 def _first_stops(state: AlpujarrasState, special: int) -> tuple[float, int]:
@@ -498,8 +512,6 @@ def solo_value(state: AlpujarrasState, w: SoloWeights = SOLO) -> float:
         norias -= cover
         missing_total += missing - cover
         logp += math.log(_readiness(missing_total, stops) * risk)
-        if _DEBUG is not None:
-            _DEBUG.append((k, kind, missing, cover, missing_total, round(stops, 2), risk))
     # out-earning Zara: her markets and harvests still to come against the tokens planned
     die = state.pos[state.die]
     zara_markets = zara_harvests = 0
@@ -511,8 +523,6 @@ def solo_value(state: AlpujarrasState, w: SoloWeights = SOLO) -> float:
         - 1.5 * zara_markets - zara_leads * zara_harvests
     spread = w.spread + 0.25 * facts.standards[i]  # the margin is uncertain early on
     logp += -math.log1p(math.exp(-max(-30.0, min(30.0, projected / spread))))
-    if _DEBUG is not None:
-        _DEBUG.append(("proj", projected, "logp", logp))
     value = w.scale * logp
     value += w.harvest_lead * len(leads) * facts.harvests[i]
     value += w.noria * state.norias[0] + w.double_turn * doubles + w.fruit * sum(state.fruit[0])
@@ -788,4 +798,3 @@ __all__ = [
     "AlpujarrasHeuristic", "Weights", "complete_turns", "delivery_potential", "position_value",
     "solo_value", "track_facts",
 ]
-_ = (CARD0, FARMLAND0, _P_GAIN_FRUIT, _P_SWAP_GAIN, _P_SWAP_RETURN)

@@ -440,8 +440,8 @@ def _zakats(canvas: Canvas, state: AlpujarrasState, top: int) -> None:
         for k, line in enumerate(extras):
             canvas.text((x + 8, top + 56 + 15 * k), line, size=12, fill=INK)
         if paid:
-            canvas.text((x + card_w / 2, top + 50), "PAID", size=22, fill="#2e7d32",
-                        anchor="mm", stroke="white")
+            canvas.text((x + card_w - 8, top + 14), "PAID", size=16, fill="#2e7d32",
+                        anchor="rm")
 
 
 def _holdings(canvas: Canvas, state: AlpujarrasState, p: int, box: tuple[float, ...],
