@@ -100,3 +100,15 @@ def test_replay_gif_has_one_frame_per_turn(tmp_path, n):
     count = save_gif(record, path, scale=0.5)
     with Image.open(path) as gif:
         assert gif.n_frames == count == len(frames)
+
+
+def test_the_gymnasium_solo_env_renders_pictures():
+    import gymnasium
+
+    import huerta.envs  # noqa: F401  (registers the environments)
+
+    env = gymnasium.make("huerta/AlpujarrasSolo-v0", render_mode="rgb_array")
+    env.reset(seed=3)
+    picture = env.render()
+    assert picture.shape == (HEIGHT, WIDTH, 3) and picture.dtype == np.uint8
+    env.close()
