@@ -15,8 +15,15 @@ def _finca(seed: int | None, **options) -> Agent:
     return FincaHeuristic(seed=seed, **options)
 
 
+def _alpujarras(seed: int | None, **options) -> Agent:
+    from .alpujarras import AlpujarrasHeuristic
+
+    return AlpujarrasHeuristic(seed=seed, **options)
+
+
 HEURISTICS: dict[str, Callable[..., Agent]] = {
     "finca": _finca,
+    "alpujarras": _alpujarras,  # every player count, the solo game (num_players=1) included
 }
 
 

@@ -159,4 +159,5 @@ SPEC = GameSpec(
     default_max_steps=DEFAULT_MAX_STEPS,
     options={"double_turns": C.DOUBLE_TURNS_RANGE, "star_sides": C.STAR_SIDES_RANGE},
     observation_layout=OBS_LAYOUT,
+    render_modes=("human", "ansi", "rgb_array"),
 )

@@ -174,6 +174,12 @@ class AlpujarrasState(GameState):
 
         return render_text(self)
 
+    def render_rgb(self) -> np.ndarray:
+        """The whole public state as a picture (the `rgb_array` render), (820, 1200, 3) uint8."""
+        from .picture import render_rgb
+
+        return render_rgb(self)
+
     def chance_outcomes(self) -> list[tuple[Any, float]]:
         """Empty: chance (crop draws, die rolls) resolves inside `apply` from sequences fixed at
         reset, so no state waits on a chance event. `crop_outcomes` gives the distribution of the
