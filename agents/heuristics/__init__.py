@@ -15,8 +15,15 @@ def _finca(seed: int | None, **options) -> Agent:
     return FincaHeuristic(seed=seed, **options)
 
 
+def _mi_tierra(seed: int | None, **options) -> Agent:
+    from .mi_tierra import MiTierraHeuristic
+
+    return MiTierraHeuristic(seed=seed, **options)
+
+
 HEURISTICS: dict[str, Callable[..., Agent]] = {
     "finca": _finca,
+    "mi_tierra": _mi_tierra,
 }
 
 
