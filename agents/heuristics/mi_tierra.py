@@ -80,13 +80,14 @@ CARDS_PER_ROUND = 1.4  # market cards drawn per player and round (refills plus s
 CAPITAL_ROUNDS = 8  # production capital counts at most this many rounds ...
 CAPITAL_SHARE = 0.7  # ... at this share (the end may come sooner; workers are needed)
 WORKER_NET = 2.0  # what a worker beyond three earns per round after its $2 upkeep
-WORKER_USE = 4.0  # what an unplaced worker is expected to earn this round
+WORKER_USE = 1.0  # what a fourth or fifth worker is sure to earn in the last round
 FARM_OPPORTUNITY = 3.5  # a farm worker must beat what the worker would earn elsewhere
 FARM_SHARE = 0.6  # share of the rounds in which the two best fields are worked
 APF_SHARE = 0.6  # share of the rounds in which the factory is used once the animals qualify
 PAIR_MARGIN = 1.0  # a pair must beat two single workers by this much
 LIQUID_BASE = 4.0  # units of one good the markets can take, plus ...
 LIQUID_PER_ROUND = 0.5  # ... this many per round left
+KIT_CHANCE = (0.4, 0.6)  # a kit held becomes a cake or cloth: with 1 round left, with more
 KIT_DECAY = 0.6  # each further cake or cloth kit is less likely to be used in time
 CAKE_GAIN = C.CAKE_VALUE - C.BAKERY_COST  # a baked kit, net of the Bakery's price
 CLOTH_GAIN = C.CLOTH_VALUE - C.CLOTH_COST
@@ -147,7 +148,7 @@ class Worths:
                      for g in range(C.NUM_GOODS)]
         self.liquid = LIQUID_BASE + LIQUID_PER_ROUND * rounds
         # chance of turning a kit into cake or cloth in a later round (Bakery / Cloth Factory)
-        self.cake_p = 0.0 if rounds < 1 else (0.6 if rounds < 2 else 0.85)
+        self.cake_p = 0.0 if rounds < 1 else KIT_CHANCE[rounds >= 2]
         # the per-round worth of a product (wool, milk, egg) that feeds a cake or cloth
         keep = self.keep
         self.product = {
@@ -417,7 +418,7 @@ def _apf(h: Holdings, w: Worths) -> None:
 
 
 def _bake(h: Holdings) -> None:
-    q = min(h.goods[C.MILK], h.goods[C.EGG] / 2.0, 1.0)
+    q = min(_step(h.goods[C.MILK], 1), _step(h.goods[C.EGG], 2))
     if q > 0 and h.money >= C.BAKERY_COST:
         h.money -= C.BAKERY_COST * q
         h.goods[C.MILK] -= q
@@ -426,7 +427,7 @@ def _bake(h: Holdings) -> None:
 
 
 def _weave(h: Holdings) -> None:
-    q = min(h.goods[C.WOOL] / 3.0, 1.0)
+    q = _step(h.goods[C.WOOL], 3)
     if q > 0 and h.money >= C.CLOTH_COST:
         h.money -= C.CLOTH_COST * q
         h.goods[C.WOOL] -= 3 * q
@@ -437,8 +438,8 @@ def _flour_wine(h: Holdings, w: Worths) -> None:
     if h.money < C.FLOUR_WINE_COST:
         return
     gain = 0.0
-    qf = min(h.goods[C.WHEAT] / 3.0, 1.0) if h.goods[C.WHEAT] >= 2.5 else 0.0
-    qw = min(h.goods[C.GRAPE] / 3.0, 1.0) if h.goods[C.GRAPE] >= 2.5 else 0.0
+    qf = _step(h.goods[C.WHEAT], 3)
+    qw = _step(h.goods[C.GRAPE], 3)
     gain += qf * (w.keep[C.FLOUR] - 3 * w.keep[C.WHEAT])
     gain += qw * (w.keep[C.WINE] - 3 * w.keep[C.GRAPE])
     if gain <= C.FLOUR_WINE_COST:
@@ -827,11 +828,7 @@ def position_value(state: MiTierraState, me: int, w: Worths | None = None) -> fl
     prices it compares with."""
     if state.terminal:
         return float(score(state, me))
-    h, w = project(state, me, w=w)
-    value = holdings_value(h, w)
-    if state.stage <= Stage.PLACEMENT and not state.retired[me]:
-        value += WORKER_USE * state.hut[me]  # workers still to place this round
-    return value
+    return holdings_value(*project(state, me, w=w))
 
 
 def placement_gains(state: MiTierraState, me: int, legal: list[int]) -> dict[int, float]:
@@ -946,6 +943,9 @@ class MiTierraHeuristic(Agent):
             return [best_unit(state, me, w)]
         if decision == Decision.REROLL:
             return [self._reroll(state, me, w)]
+        if decision == Decision.UPKEEP:  # keep a worker that earns more than its upkeep
+            keep = WORKER_USE + WORKER_NET * w.capital - C.UPKEEP_PER_EXTRA
+            return [PASS if PASS in legal and keep >= 0 else CHOICE0]
         noise = self.rng.random(len(legal)) * 1e-6
         best_value, best_line = -np.inf, [legal[0]]
         for k, action in enumerate(legal):
