@@ -36,10 +36,12 @@ Developments, the farm, the markets), and the projected holdings are priced by
 A placement is the legal spot whose projected round adds most (a pair of workers must beat two
 single workers); if none adds anything the player passes. Every other decision applies each
 legal action to the copy and keeps the best value; a market turn is followed through its sale
-(the units are chosen greedily on the copy) and the whole line is kept as a plan, keyed by
-(player, view.steps) like Finca's, so MCTS rollouts may call one agent for every seat. A
-Studies re-roll is judged on the average of several sampled rolls. Each decision takes a few
-milliseconds.
+and the whole line is kept as a plan, keyed by (player, view.steps) like Finca's, so MCTS
+rollouts may call one agent for every seat. Single units — one more unit in a sale, one sale
+or purchase at the Black Market — are judged directly by their margin over the good's marginal
+value to keep (the difference `position_value` would see); a Studies re-roll by the average
+value of the six faces against the face rolled; upkeep is paid while a worker beyond three
+still earns more than its $2. A decision takes about a millisecond, rarely more than 20.
 """
 
 from __future__ import annotations
@@ -98,8 +100,9 @@ ANIMAL_CARDS = (C.SHEARER, C.MILK_FACTORY, C.SHEEP_BREEDING, C.COW_BREEDING, C.H
                 C.POLICE, C.SHEARER_MACHINE, C.CHICKEN_BREEDING, C.EGGS_HENS)
 OTHER_CARDS = tuple(c for c in range(C.NUM_DEV_CARDS) if c not in ANIMAL_CARDS)
 _ROLLING = {Stage.FOREST, Stage.SHEEP, Stage.CROPS, Stage.COW, Stage.HENHOUSE}
-_PRODUCT_NEED = {animal: need for _, animal, need in C.APF_PRODUCTS}
 
+
+# --- rounds left and what goods are worth --------------------------------------------------------
 
 def rounds_left(state: MiTierraState) -> float:
     """Expected full rounds after the current one (0 in the last round).
@@ -120,13 +123,6 @@ def rounds_left(state: MiTierraState) -> float:
         draws -= state.num_players  # this round's refill is still ahead
     estimate = max(draws, 0.0) / (CARDS_PER_ROUND * state.num_players)
     return float(min(estimate, C.MAX_ROUNDS - state.round))
-
-
-def _smooth(count: float, need: float) -> float:
-    """1 once `count` reaches `need`, else a rising fraction (progress toward a threshold)."""
-    if count >= need:
-        return 1.0
-    return 0.5 * (max(count, 0.0) / need) ** 2
 
 
 class Worths:
@@ -171,6 +167,207 @@ def _smooth(count: float, need: float) -> float:
     if count >= need:
         return 1.0
     return 0.5 * (max(count, 0.0) / need) ** 2
+
+
+def _step(count: float, need: int) -> float:
+    """The chance that an expected `count` (whole units plus an expected fraction) reaches
+    `need`: 0 a unit short, 1 at `need`."""
+    return min(max(count - need + 1.0, 0.0), 1.0)
+
+
+# --- the farm ------------------------------------------------------------------------------------
+
+@lru_cache(maxsize=4096)
+def _farm_yields(tiles: tuple[int, ...], cap: int) -> tuple[tuple[int, float], ...]:
+    """(crop, harvest) of a worker on each crop field, best first."""
+    out = []
+    for c, tile in enumerate(tiles):
+        if C.T_APPLE <= tile <= C.T_GRAPE:
+            seen = {c}
+            stack = [c]
+            while stack:
+                x = stack.pop()
+                for nb in C.NEIGHBOURS[x]:
+                    if nb not in seen and tiles[nb] == tile:
+                        seen.add(nb)
+                        stack.append(nb)
+            out.append((C.TILE_CROP[tile], float(min(cap, len(seen)))))
+    out.sort(key=lambda x: -x[1])
+    return tuple(out)
+
+
+def _farm_income(tiles: tuple[int, ...], cap: int, keep: list[float]) -> float:
+    """Per-round value of the two best farm workers, net of what the workers earn elsewhere."""
+    total = 0.0
+    for crop, amount in _farm_yields(tiles, cap)[:2]:
+        total += max(amount * keep[crop] - FARM_OPPORTUNITY, 0.0)
+    return total
+
+
+@lru_cache(maxsize=4096)
+def _best_field(tiles: tuple[int, ...], crop: int, cap: int) -> tuple[int, ...]:
+    """The farm after a new `crop` field lands on the empty cell that grows the best group."""
+    tile = C.CROP_TILE[crop]
+    best, best_key = tiles, (-1.0, 0)
+    for c, t in enumerate(tiles):
+        if t != C.EMPTY:
+            continue
+        trial = (*tiles[:c], tile, *tiles[c + 1:])
+        yields = _farm_yields(trial, cap)
+        key = (sum(a for _, a in yields[:2]), -_open_neighbours(trial, c))
+        if key > best_key:
+            best, best_key = trial, key
+    return best
+
+
+def _open_neighbours(tiles: tuple[int, ...], cell: int) -> int:
+    return sum(1 for nb in C.NEIGHBOURS[cell] if tiles[nb] == C.EMPTY)
+
+
+def _barn_cell(tiles: tuple[int, ...], tile: int) -> tuple[int, ...]:
+    """The farm after a barnyard lands on the empty cell least useful to fields."""
+    best, best_key = tiles, None
+    for c, t in enumerate(tiles):
+        if t != C.EMPTY:
+            continue
+        key = sum(1 for nb in C.NEIGHBOURS[c] if C.T_APPLE <= tiles[nb] <= C.T_GRAPE)
+        if best_key is None or key < best_key:
+            best = (*tiles[:c], tile, *tiles[c + 1:])
+            best_key = key
+    return best
+
+
+def _group(tiles: tuple[int, ...], cell: int) -> int:
+    kind = tiles[cell]
+    seen = {cell}
+    stack = [cell]
+    while stack:
+        x = stack.pop()
+        for nb in C.NEIGHBOURS[x]:
+            if nb not in seen and tiles[nb] == kind:
+                seen.add(nb)
+                stack.append(nb)
+    return len(seen)
+
+
+# --- holdings and their value --------------------------------------------------------------------
+
+class Holdings:
+    """One player's holdings as floats (expected values while the round is projected)."""
+
+    __slots__ = ("adjust", "barns", "cake", "cloth", "devs", "goods", "money", "owned", "tiles")
+
+    def __init__(self, state: MiTierraState, p: int) -> None:
+        self.money = float(state.money[p])
+        self.adjust = 0.0  # a correction to the value (expected outcomes kept as one farm)
+        self.goods = [float(x) for x in state.goods[p]]
+        self.cake = float(state.cake[p])
+        self.cloth = float(state.cloth[p])
+        self.owned = float(state.owned[p])
+        self.tiles = tuple(state.tiles[p])
+        self.devs = list(state.devs[p])
+        self.barns = [  # [capacity, kind, animals]
+            [float(C.BARN_CAPACITY[t]), state.barn_kind[p][c], float(state.barn_count[p][c])]
+            for c, t in enumerate(self.tiles) if t in C.BARN_CAPACITY
+        ]
+
+    def harvest_cap(self) -> int:
+        return C.TRACTOR_CAP if self.devs[C.TRACTOR] else C.HARVEST_CAP
+
+    def add_animals(self, kind: int, count: float) -> None:
+        """House animals like the engine (same kind first, then empty barnyards), the rest meat."""
+        goods = self.goods
+        if kind == C.HEN:
+            housed = min(count, max(C.HENHOUSE_CAPACITY - goods[C.HEN], 0.0))
+        else:
+            left = count
+            for barn in self.barns:
+                if left <= 0:
+                    break
+                if barn[1] == kind or (barn[1] == C.NO_KIND and barn[2] <= 0):
+                    put = min(left, barn[0] - barn[2])
+                    if put > 0:
+                        barn[1] = kind
+                        barn[2] += put
+                        left -= put
+            housed = count - left
+        goods[kind] += housed
+        goods[C.MEAT] += count - housed
+
+    def room(self, kind: int) -> float:
+        if kind == C.HEN:
+            return max(C.HENHOUSE_CAPACITY - self.goods[C.HEN], 0.0)
+        return sum(b[0] - b[2] for b in self.barns
+                   if b[1] == kind or (b[1] == C.NO_KIND and b[2] <= 0))
+
+    def roll_animals(self, kind: int, table: tuple[int, ...], face: int = 0) -> None:
+        """Expected result of one roll for animals (or the rolled `face`)."""
+        if face:
+            self.add_animals(kind, float(table[face - 1]))
+            return
+        room = self.room(kind)
+        housed = sum(min(r, room) for r in table) / len(table)
+        meat = sum(r for r in table) / len(table) - housed
+        self.add_animals(kind, housed)
+        self.goods[C.MEAT] += meat
+
+    def add_tile(self, tile: int) -> None:
+        """A new field or barnyard on the best empty cell (nothing when the farm is full)."""
+        if C.EMPTY not in self.tiles:
+            return
+        if tile in C.BARN_CAPACITY:
+            self.tiles = _barn_cell(self.tiles, tile)
+            self.barns.append([float(C.BARN_CAPACITY[tile]), C.NO_KIND, 0.0])
+        else:
+            self.tiles = _best_field(self.tiles, C.TILE_CROP[tile], self.harvest_cap())
+
+
+def card_income(card: int, h: Holdings, w: Worths) -> float:
+    """The per-round income of development `card` for these holdings."""
+    goods = h.goods
+    devs = h.devs
+    sheep, cows, hens = goods[C.SHEEP], goods[C.COW], goods[C.HEN]
+    if card == C.SHEARER:
+        return _smooth(sheep, 2 if devs[C.SHEARER_MACHINE] else 3) * w.product[C.WOOL]
+    if card == C.MILK_FACTORY:
+        return _smooth(cows, 2) * w.product[C.MILK]
+    if card == C.HEN_BARNYARD:
+        return _smooth(hens, 3 if devs[C.EGGS_HENS] else 4) * w.product[C.EGG]
+    if card == C.MILL:
+        return 3.0 if C.T_WHEAT in h.tiles else 0.8
+    if card == C.WINE_CELLAR:
+        gain = w.keep[C.WINE] - w.keep[C.GRAPE]
+        return gain * (0.7 if C.T_GRAPE in h.tiles else 0.2)
+    if card == C.SHEEP_BREEDING:
+        return _smooth(sheep, 3) * w.keep[C.SHEEP] * (1.0 if h.room(C.SHEEP) > 0 else 0.5)
+    if card == C.COW_BREEDING:
+        return _smooth(cows, 2) * w.keep[C.COW] * (1.0 if h.room(C.COW) > 0 else 0.5)
+    if card == C.CHICKEN_BREEDING:
+        return _smooth(hens, 4) * w.keep[C.HEN] * (1.0 if h.room(C.HEN) > 0 else 0.5)
+    if card == C.SHEARER_MACHINE:
+        if devs[C.SHEARER]:
+            return (_smooth(sheep, 2) - _smooth(sheep, 3)) * w.product[C.WOOL] + 0.3
+        return 0.2
+    if card == C.EGGS_HENS:
+        if devs[C.HEN_BARNYARD]:
+            return (_smooth(hens, 3) - _smooth(hens, 4)) * w.product[C.EGG] + 0.3
+        return 0.2
+    if card == C.BANK:
+        return float(C.DEV_CARDS[C.BANK].money)
+    if card == C.TRACTOR:
+        return 1.0 if any(a >= 3 for _, a in _farm_yields(h.tiles, C.TRACTOR_CAP)) else 0.2
+    if card == C.POLICE:
+        return 0.3 + 0.05 * (sheep + cows + hens)
+    if card == C.INSURANCE:
+        return 0.3 + 0.1 * sum(1 for t in (C.T_APPLE, C.T_WHEAT, C.T_GRAPE) if t in h.tiles)
+    return 0.4  # Studies
+
+
+def card_value(card: int, h: Holdings, w: Worths) -> float:
+    """What owning development `card` adds: its income per round times the rounds left."""
+    if w.capital <= 0:
+        return 0.0
+    return card_income(card, h, w) * w.capital
 
 
 def _kits(kits: int, progress: float, bonus: float, chance: float) -> float:
@@ -245,139 +442,37 @@ def buy_worth(h: Holdings, g: int, w: Worths) -> float:
     return after - before
 
 
-# --- the farm ----------------------------------------------------------------------------------
-
-@lru_cache(maxsize=4096)
-def _farm_yields(tiles: tuple[int, ...], cap: int) -> tuple[tuple[int, float], ...]:
-    """(crop, harvest) of a worker on each crop field, best first."""
-    out = []
-    for c, tile in enumerate(tiles):
-        if C.T_APPLE <= tile <= C.T_GRAPE:
-            seen = {c}
-            stack = [c]
-            while stack:
-                x = stack.pop()
-                for nb in C.NEIGHBOURS[x]:
-                    if nb not in seen and tiles[nb] == tile:
-                        seen.add(nb)
-                        stack.append(nb)
-            out.append((C.TILE_CROP[tile], float(min(cap, len(seen)))))
-    out.sort(key=lambda x: -x[1])
-    return tuple(out)
+def holdings_goods_value(h: Holdings, w: Worths) -> float:
+    """The part of the holdings' value that moves with the goods (worth, kits, animals)."""
+    goods = h.goods
+    return (sum(w.stock(g, goods[g]) for g in range(C.NUM_GOODS)) + kit_value(goods, w)
+            + engine_value(h, w))
 
 
-def _farm_income(tiles: tuple[int, ...], cap: int, keep: list[float]) -> float:
-    """Per-round value of the two best farm workers, net of what the workers earn elsewhere."""
-    total = 0.0
-    for crop, amount in _farm_yields(tiles, cap)[:2]:
-        total += max(amount * keep[crop] - FARM_OPPORTUNITY, 0.0)
-    return total
+def holdings_value(h: Holdings, w: Worths) -> float:
+    """The dollar value of holdings `w.rounds` full rounds before the end (module docstring)."""
+    goods = h.goods
+    value = h.money + C.CAKE_VALUE * h.cake + C.CLOTH_VALUE * h.cloth + h.adjust
+    value += sum(w.stock(g, goods[g]) for g in range(C.NUM_GOODS))
+    value += kit_value(goods, w)
+    if w.capital > 0:
+        capital = w.capital
+        value += engine_value(h, w)
+        devs = h.devs
+        for card in OTHER_CARDS:
+            if devs[card]:
+                value += card_income(card, h, w) * capital
+        # barnyard room: the first three places matter most
+        room = sum(b[0] for b in h.barns)
+        value += (3.0 * min(room, 3.0) + max(min(room, 9.0) - 3.0, 0.0)) * min(w.rounds, 6.0) / 6
+        # the two best farm workers
+        value += _farm_income(h.tiles, h.harvest_cap(), w.keep) * capital * FARM_SHARE
+        # workers beyond three
+        value += max(h.owned - C.FREE_WORKERS, 0.0) * WORKER_NET * capital
+    return value
 
 
-@lru_cache(maxsize=4096)
-def _best_field(tiles: tuple[int, ...], crop: int, cap: int) -> tuple[int, ...]:
-    """The farm after a new `crop` field lands on the empty cell that grows the best group."""
-    tile = C.CROP_TILE[crop]
-    best, best_key = tiles, (-1.0, 0)
-    for c, t in enumerate(tiles):
-        if t != C.EMPTY:
-            continue
-        trial = (*tiles[:c], tile, *tiles[c + 1:])
-        yields = _farm_yields(trial, cap)
-        key = (sum(a for _, a in yields[:2]), -_open_neighbours(trial, c))
-        if key > best_key:
-            best, best_key = trial, key
-    return best
-
-
-def _open_neighbours(tiles: tuple[int, ...], cell: int) -> int:
-    return sum(1 for nb in C.NEIGHBOURS[cell] if tiles[nb] == C.EMPTY)
-
-
-def _barn_cell(tiles: tuple[int, ...], tile: int) -> tuple[int, ...]:
-    """The farm after a barnyard lands on the empty cell least useful to fields."""
-    best, best_key = tiles, None
-    for c, t in enumerate(tiles):
-        if t != C.EMPTY:
-            continue
-        key = sum(1 for nb in C.NEIGHBOURS[c] if C.T_APPLE <= tiles[nb] <= C.T_GRAPE)
-        if best_key is None or key < best_key:
-            best = (*tiles[:c], tile, *tiles[c + 1:])
-            best_key = key
-    return best
-
-
-# --- projected holdings ---------------------------------------------------------------------
-
-class Holdings:
-    """One player's holdings as floats (expected values while the round is projected)."""
-
-    __slots__ = ("adjust", "barns", "cake", "cloth", "devs", "goods", "money", "owned", "tiles")
-
-    def __init__(self, state: MiTierraState, p: int) -> None:
-        self.money = float(state.money[p])
-        self.adjust = 0.0  # a correction to the value (expected outcomes kept as one farm)
-        self.goods = [float(x) for x in state.goods[p]]
-        self.cake = float(state.cake[p])
-        self.cloth = float(state.cloth[p])
-        self.owned = float(state.owned[p])
-        self.tiles = tuple(state.tiles[p])
-        self.devs = list(state.devs[p])
-        self.barns = [  # [capacity, kind, animals]
-            [float(C.BARN_CAPACITY[t]), state.barn_kind[p][c], float(state.barn_count[p][c])]
-            for c, t in enumerate(self.tiles) if t in C.BARN_CAPACITY
-        ]
-
-    def harvest_cap(self) -> int:
-        return C.TRACTOR_CAP if self.devs[C.TRACTOR] else C.HARVEST_CAP
-
-    def add_animals(self, kind: int, count: float) -> None:
-        """House animals like the engine (same kind first, then empty barnyards), the rest meat."""
-        goods = self.goods
-        if kind == C.HEN:
-            housed = min(count, max(C.HENHOUSE_CAPACITY - goods[C.HEN], 0.0))
-        else:
-            left = count
-            for barn in self.barns:
-                if left <= 0:
-                    break
-                if barn[1] == kind or (barn[1] == C.NO_KIND and barn[2] <= 0):
-                    put = min(left, barn[0] - barn[2])
-                    if put > 0:
-                        barn[1] = kind
-                        barn[2] += put
-                        left -= put
-            housed = count - left
-        goods[kind] += housed
-        goods[C.MEAT] += count - housed
-
-    def room(self, kind: int) -> float:
-        if kind == C.HEN:
-            return max(C.HENHOUSE_CAPACITY - self.goods[C.HEN], 0.0)
-        return sum(b[0] - b[2] for b in self.barns
-                   if b[1] == kind or (b[1] == C.NO_KIND and b[2] <= 0))
-
-    def roll_animals(self, kind: int, table: tuple[int, ...], face: int = 0) -> None:
-        """Expected result of one roll for animals (or the rolled `face`)."""
-        if face:
-            self.add_animals(kind, float(table[face - 1]))
-            return
-        room = self.room(kind)
-        housed = sum(min(r, room) for r in table) / len(table)
-        meat = sum(r for r in table) / len(table) - housed
-        self.add_animals(kind, housed)
-        self.goods[C.MEAT] += meat
-
-    def add_tile(self, tile: int) -> None:
-        """A new field or barnyard on the best empty cell (nothing when the farm is full)."""
-        if C.EMPTY not in self.tiles:
-            return
-        if tile in C.BARN_CAPACITY:
-            self.tiles = _barn_cell(self.tiles, tile)
-            self.barns.append([float(C.BARN_CAPACITY[tile]), C.NO_KIND, 0.0])
-        else:
-            self.tiles = _best_field(self.tiles, C.TILE_CROP[tile], self.harvest_cap())
-
+# --- the rest of the round, projected ------------------------------------------------------------
 
 def _projected_barn_tile(h: Holdings) -> None:
     """A Forest roll: capacity 2 or 3, expected as a 2.5 barnyard on an empty cell."""
@@ -407,7 +502,7 @@ def _apf(h: Holdings, w: Worths) -> None:
         return
     made = []
     for product, animal, need in C.APF_PRODUCTS:
-        q = min(max(h.goods[animal] - need + 1.0, 0.0), 1.0)
+        q = _step(h.goods[animal], need)
         if q > 0:
             made.append((product, q))
     if sum(q * w.product.get(g, w.keep[g]) for g, q in made) <= C.APF_COST:
@@ -418,6 +513,7 @@ def _apf(h: Holdings, w: Worths) -> None:
 
 
 def _bake(h: Holdings) -> None:
+    """Bakery: a cake from 1 milk, 2 eggs and $8 (the share of a kit that is expected)."""
     q = min(_step(h.goods[C.MILK], 1), _step(h.goods[C.EGG], 2))
     if q > 0 and h.money >= C.BAKERY_COST:
         h.money -= C.BAKERY_COST * q
@@ -427,6 +523,7 @@ def _bake(h: Holdings) -> None:
 
 
 def _weave(h: Holdings) -> None:
+    """Cloth Factory: a cloth from 3 wool and $7."""
     q = _step(h.goods[C.WOOL], 3)
     if q > 0 and h.money >= C.CLOTH_COST:
         h.money -= C.CLOTH_COST * q
@@ -435,6 +532,7 @@ def _weave(h: Holdings) -> None:
 
 
 def _flour_wine(h: Holdings, w: Worths) -> None:
+    """Flour and Wine Factory: flour from 3 wheat, wine from 3 grapes, one $5, if it pays."""
     if h.money < C.FLOUR_WINE_COST:
         return
     gain = 0.0
@@ -516,10 +614,6 @@ def _farm_step(h: Holdings, state: MiTierraState, progress: int, cells: list[boo
             h.money += C.DEV_CARDS[C.BANK].money
 
 
-def _step(count: float, need: int) -> float:
-    return min(max(count - need + 1.0, 0.0), 1.0)
-
-
 def _harvest(tiles: tuple[int, ...], cell: int, cap: int, state: MiTierraState,
              devs: list[bool]) -> float:
     """What a worker on `cell` harvests (Fruit Fly and Insurance included)."""
@@ -528,19 +622,6 @@ def _harvest(tiles: tuple[int, ...], cell: int, cap: int, state: MiTierraState,
             and not devs[C.INSURANCE]):
         return 0.0
     return float(min(cap, _group(tiles, cell)))
-
-
-def _group(tiles: tuple[int, ...], cell: int) -> int:
-    kind = tiles[cell]
-    seen = {cell}
-    stack = [cell]
-    while stack:
-        x = stack.pop()
-        for nb in C.NEIGHBOURS[x]:
-            if nb not in seen and tiles[nb] == kind:
-                seen.add(nb)
-                stack.append(nb)
-    return len(seen)
 
 
 def _sale_units(h: Holdings, g: int, price: float, limit: float, w: Worths) -> tuple[float,
@@ -598,17 +679,11 @@ def _best_sale(h: Holdings, cards: list[int], w: Worths, inflation: bool) -> tup
     return best, best_gain, best_units
 
 
-def holdings_goods_value(h: Holdings, w: Worths) -> float:
-    """The part of the holdings' value that moves with the goods (worth, kits, animals)."""
-    goods = h.goods
-    return (sum(w.stock(g, goods[g]) for g in range(C.NUM_GOODS)) + kit_value(goods, w)
-            + engine_value(h, w))
-
-
 def _markets(h: Holdings, state: MiTierraState, workers: int, w: Worths,
              exclude: int = -1) -> None:
-    """Projected Established-market sales of `workers` workers (a few markets each), then in the
-    last round whatever the Black Market pays more for than the end exchange."""
+    """Projected Established-market sales of `workers` workers (the best market first, a few
+    each, the others' workers take the rest), then what the Black Market pays more for than
+    the goods are worth (a surplus beyond what the markets take; in the last round, all)."""
     if workers <= 0:
         return
     inflation = state.event_in_force() == C.INFLATION
@@ -629,6 +704,7 @@ def _markets(h: Holdings, state: MiTierraState, workers: int, w: Worths,
 
 
 def _black_market(h: Holdings, state: MiTierraState, w: Worths) -> None:
+    """A Black Market visit: every unit that the chart pays more for than it is worth."""
     inflation = state.event_in_force() == C.INFLATION
     for g in range(C.NUM_GOODS):
         if h.goods[g] >= 1:
@@ -748,78 +824,7 @@ def _farm_progress(state: MiTierraState, p: int) -> int:
     return state.farm_step
 
 
-# --- the value of holdings -----------------------------------------------------------------------
-
-def card_value(card: int, h: Holdings, w: Worths) -> float:
-    """What owning development `card` adds: its income per round times the rounds left."""
-    if w.capital <= 0:
-        return 0.0
-    return card_income(card, h, w) * w.capital
-
-
-def card_income(card: int, h: Holdings, w: Worths) -> float:
-    """The per-round income of development `card` for these holdings."""
-    goods = h.goods
-    devs = h.devs
-    sheep, cows, hens = goods[C.SHEEP], goods[C.COW], goods[C.HEN]
-    if card == C.SHEARER:
-        return _smooth(sheep, 2 if devs[C.SHEARER_MACHINE] else 3) * w.product[C.WOOL]
-    if card == C.MILK_FACTORY:
-        return _smooth(cows, 2) * w.product[C.MILK]
-    if card == C.HEN_BARNYARD:
-        return _smooth(hens, 3 if devs[C.EGGS_HENS] else 4) * w.product[C.EGG]
-    if card == C.MILL:
-        return 3.0 if C.T_WHEAT in h.tiles else 0.8
-    if card == C.WINE_CELLAR:
-        gain = w.keep[C.WINE] - w.keep[C.GRAPE]
-        return gain * (0.7 if C.T_GRAPE in h.tiles else 0.2)
-    if card == C.SHEEP_BREEDING:
-        return _smooth(sheep, 3) * w.keep[C.SHEEP] * (1.0 if h.room(C.SHEEP) > 0 else 0.5)
-    if card == C.COW_BREEDING:
-        return _smooth(cows, 2) * w.keep[C.COW] * (1.0 if h.room(C.COW) > 0 else 0.5)
-    if card == C.CHICKEN_BREEDING:
-        return _smooth(hens, 4) * w.keep[C.HEN] * (1.0 if h.room(C.HEN) > 0 else 0.5)
-    if card == C.SHEARER_MACHINE:
-        if devs[C.SHEARER]:
-            return (_smooth(sheep, 2) - _smooth(sheep, 3)) * w.product[C.WOOL] + 0.3
-        return 0.2
-    if card == C.EGGS_HENS:
-        if devs[C.HEN_BARNYARD]:
-            return (_smooth(hens, 3) - _smooth(hens, 4)) * w.product[C.EGG] + 0.3
-        return 0.2
-    if card == C.BANK:
-        return float(C.DEV_CARDS[C.BANK].money)
-    if card == C.TRACTOR:
-        return 1.0 if any(a >= 3 for _, a in _farm_yields(h.tiles, C.TRACTOR_CAP)) else 0.2
-    if card == C.POLICE:
-        return 0.3 + 0.05 * (sheep + cows + hens)
-    if card == C.INSURANCE:
-        return 0.3 + 0.1 * sum(1 for t in (C.T_APPLE, C.T_WHEAT, C.T_GRAPE) if t in h.tiles)
-    return 0.4  # Studies
-
-
-def holdings_value(h: Holdings, w: Worths) -> float:
-    """The dollar value of holdings `w.rounds` full rounds before the end (module docstring)."""
-    goods = h.goods
-    value = h.money + C.CAKE_VALUE * h.cake + C.CLOTH_VALUE * h.cloth + h.adjust
-    value += sum(w.stock(g, goods[g]) for g in range(C.NUM_GOODS))
-    value += kit_value(goods, w)
-    if w.capital > 0:
-        capital = w.capital
-        value += engine_value(h, w)
-        devs = h.devs
-        for card in OTHER_CARDS:
-            if devs[card]:
-                value += card_income(card, h, w) * capital
-        # barnyard room: the first three places matter most
-        room = sum(b[0] for b in h.barns)
-        value += (3.0 * min(room, 3.0) + max(min(room, 9.0) - 3.0, 0.0)) * min(w.rounds, 6.0) / 6
-        # the two best farm workers
-        value += _farm_income(h.tiles, h.harvest_cap(), w.keep) * capital * FARM_SHARE
-        # workers beyond three
-        value += max(h.owned - C.FREE_WORKERS, 0.0) * WORKER_NET * capital
-    return value
-
+# --- position value ------------------------------------------------------------------------------
 
 def position_value(state: MiTierraState, me: int, w: Worths | None = None) -> float:
     """How good `state` is for seat `me`, in dollars: the final score once the game is over,
@@ -849,12 +854,10 @@ def placement_gains(state: MiTierraState, me: int, legal: list[int]) -> dict[int
     return gains
 
 
-# --- the agent ------------------------------------------------------------------------------
+# --- the agent -----------------------------------------------------------------------------------
 
 CONTINUED = (Decision.MARKET_SALE, Decision.TILE)  # own decisions a line is followed through
 MIN_PLACEMENT_GAIN = 0.25
-
-
 def unit_margins(state: MiTierraState, me: int, w: Worths) -> dict[int, float]:
     """MARKET_SALE and BLACK_MARKET: what each legal unit sale or purchase gains over the good's
     marginal worth (the same quantity `position_value` would compare, computed directly)."""
