@@ -714,33 +714,56 @@ def _black_market(h: Holdings, state: MiTierraState, w: Worths) -> None:
             h.goods[g] -= units
 
 
-def project(state: MiTierraState, p: int, extra: int = -1,
-            w: Worths | None = None) -> tuple[Holdings, Worths]:
-    """Player `p`'s holdings once its workers still on the board (and, for a placement being
-    considered, the PLACE action `extra`) have acted this round, with expected dice; `w` (by
-    default from `rounds_left`) prices the goods."""
+def my_workers(state: MiTierraState, p: int) -> tuple[dict[int, list[tuple[int, bool]]],
+                                                       list[bool]]:
+    """Player `p`'s workers still to act: board spaces by zone as (space, pair), farm cells."""
+    by_zone: dict[int, list[tuple[int, bool]]] = {}
+    owner = state.space_owner
+    for i in range(C.NUM_SPACES):
+        if owner[i] == p:
+            by_zone.setdefault(C.SPACE_ZONE[i], []).append((i, state.space_pair[i]))
+    return by_zone, list(state.farm_workers[p])
+
+
+def with_placement(workers: tuple[dict[int, list[tuple[int, bool]]], list[bool]],
+                   action: int) -> tuple[dict[int, list[tuple[int, bool]]], list[bool]]:
+    """`workers` plus the worker (or pair) that PLACE `action` would put down (new lists)."""
+    by_zone, farm_cells = workers
+    by_zone = dict(by_zone)
+    if action in PLACE_ACTION_ZONE:
+        zone, entry = PLACE_ACTION_ZONE[action], (-1, False)
+    elif action in (PLACE_PAIR_FOREST, PLACE_PAIR_CROPS):
+        zone = C.Z_FOREST if action == PLACE_PAIR_FOREST else C.Z_CROPS
+        entry = (-1, True)
+    elif PLACE_DEV0 <= action < PLACE_PAIR_FOREST:
+        zone, entry = C.Z_DEV, (C.ZONE_FIRST_SPACE[C.Z_DEV] + action - PLACE_DEV0, False)
+    else:
+        if CELL0 <= action < CHOICE0:
+            farm_cells = list(farm_cells)
+            farm_cells[action - CELL0] = True
+        return by_zone, farm_cells
+    by_zone[zone] = [*by_zone.get(zone, ()), entry]
+    return by_zone, farm_cells
+
+
+def project(state: MiTierraState, p: int, extra: int = -1, w: Worths | None = None,
+            workers: tuple[dict[int, list[tuple[int, bool]]], list[bool]] | None = None,
+            ) -> tuple[Holdings, Worths]:
+    """Player `p`'s holdings once its workers still on the board (`workers`, by default read
+    from the state; for a placement being considered, plus the PLACE action `extra`) have
+    acted this round, with expected dice; `w` (by default from `rounds_left`) prices the
+    goods."""
     if w is None:
         w = Worths(rounds_left(state))
+    if workers is None:
+        workers = my_workers(state, p)
+    if extra >= 0:
+        workers = with_placement(workers, extra)
+    by_zone, farm_cells = workers
     h = Holdings(state, p)
     stage = state.stage
     current = state.queue[state.qpos] if (
         Stage.FOREST <= stage <= Stage.CLOTH and state.qpos < len(state.queue)) else -1
-    by_zone: dict[int, list[tuple[int, bool]]] = {}
-    for i in range(C.NUM_SPACES):
-        if state.space_owner[i] == p:
-            by_zone.setdefault(C.SPACE_ZONE[i], []).append((i, state.space_pair[i]))
-    farm_cells = list(state.farm_workers[p])
-    if extra >= 0:
-        if extra in PLACE_ACTION_ZONE:
-            by_zone.setdefault(PLACE_ACTION_ZONE[extra], []).append((-1, False))
-        elif extra in (PLACE_PAIR_FOREST, PLACE_PAIR_CROPS):
-            zone = C.Z_FOREST if extra == PLACE_PAIR_FOREST else C.Z_CROPS
-            by_zone.setdefault(zone, []).append((-1, True))
-        elif PLACE_DEV0 <= extra < PLACE_PAIR_FOREST:
-            space = C.ZONE_FIRST_SPACE[C.Z_DEV] + extra - PLACE_DEV0
-            by_zone.setdefault(C.Z_DEV, []).append((space, False))
-        elif CELL0 <= extra < CHOICE0:
-            farm_cells[extra - CELL0] = True
     pending_face = 0
     if stage in _ROLLING and current >= 0 and state.space_owner[current] == p:
         pending_face = state.die_face if state.sub != 0 else 0
@@ -839,13 +862,14 @@ def position_value(state: MiTierraState, me: int, w: Worths | None = None) -> fl
 def placement_gains(state: MiTierraState, me: int, legal: list[int]) -> dict[int, float]:
     """What each legal PLACE action adds to the projected round (PASS adds nothing)."""
     w = Worths(rounds_left(state))
-    base = holdings_value(*project(state, me, w=w))
+    workers = my_workers(state, me)
+    base = holdings_value(*project(state, me, w=w, workers=workers))
     gains = {}
     for action in legal:
         if action == PASS:
             gains[action] = 0.0
         else:
-            gains[action] = holdings_value(*project(state, me, action, w)) - base
+            gains[action] = holdings_value(*project(state, me, action, w, workers)) - base
     singles = [g for a, g in gains.items() if a not in (PLACE_PAIR_FOREST, PLACE_PAIR_CROPS)]
     best_single = max(max(singles), 0.0)
     for pair in (PLACE_PAIR_FOREST, PLACE_PAIR_CROPS):
