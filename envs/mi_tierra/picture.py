@@ -239,6 +239,9 @@ def _developments(canvas: Canvas, state: MiTierraState, left: int, top: int) -> 
                 outline="#b8860b" if active else "#8c8472", width=4 if active else 1)
     card_w, card_h = 116, 74
     cx, cy = left + 148, top + 150  # the centre of the 2x2 display
+    touched: tuple[int, ...] = ()
+    if state.decision == Decision.DEVELOPMENT and state.qpos < len(state.queue):
+        touched = C.DEV_SPOT_TOUCHES[state.queue[state.qpos] - C.ZONE_FIRST_SPACE[C.Z_DEV]]
     for s, card in enumerate(state.display):
         col, row = s % 2, s // 2
         x = cx - card_w - 3 + col * (card_w + 6)
@@ -249,7 +252,9 @@ def _developments(canvas: Canvas, state: MiTierraState, left: int, top: int) -> 
                         anchor="mm")
             continue
         dev = C.DEV_CARDS[card]
-        canvas.rect((x, y, x + card_w, y + card_h), fill="#f7e9c8", outline="#8c6d1f", width=2)
+        reach = s in touched  # the acting worker's spot touches it: it may be taken now
+        canvas.rect((x, y, x + card_w, y + card_h), fill="#f7e9c8",
+                    outline="#d62728" if reach else "#8c6d1f", width=4 if reach else 2)
         canvas.text((x + 6, y + 5), dev.numeral, size=16, fill="#8b0000")
         for k, line in enumerate(_wrap(dev.name, 14)):
             canvas.text((x + 6, y + 28 + 18 * k), line, size=14, fill=INK)
