@@ -21,9 +21,16 @@ def _alpujarras(seed: int | None, **options) -> Agent:
     return AlpujarrasHeuristic(seed=seed, **options)
 
 
+def _mi_tierra(seed: int | None, **options) -> Agent:
+    from .mi_tierra import MiTierraHeuristic
+
+    return MiTierraHeuristic(seed=seed, **options)
+
+
 HEURISTICS: dict[str, Callable[..., Agent]] = {
     "finca": _finca,
     "alpujarras": _alpujarras,  # every player count, the solo game (num_players=1) included
+    "mi_tierra": _mi_tierra,
 }
 
 

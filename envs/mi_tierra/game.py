@@ -120,4 +120,5 @@ SPEC = GameSpec(
     default_max_steps=DEFAULT_MAX_STEPS,
     options={},
     observation_layout=OBS_LAYOUT,
+    render_modes=("human", "ansi", "rgb_array"),
 )

@@ -157,6 +157,12 @@ class MiTierraState(GameState):
 
         return render_text(self)
 
+    def render_rgb(self) -> np.ndarray:
+        """The public state as a picture, (900, 1400, 3) uint8 (`picture.render_rgb`)."""
+        from .picture import render_rgb
+
+        return render_rgb(self)
+
     def chance_outcomes(self) -> list[tuple[Any, float]]:
         """With `explicit_chance=True`, the die faces 1-6 (probability 1/6 each) while a roll is
         pending (`current_player == -1`); otherwise empty, because dice are rolled inside
