@@ -205,8 +205,48 @@ class Space:
     ratio: int = 0  # end spaces: fruit per dirhem
 
 
+# space kinds as small ints, for the hot paths (Track.kinds)
+K_STANDARD, K_MARKET, K_HARVEST, K_END, K_START = range(5)
+KIND_IDS = {STANDARD: K_STANDARD, MARKET: K_MARKET, HARVEST: K_HARVEST, END: K_END}
+
+
+class Track(tuple):
+    """The assembled track: a tuple of `Space`s plus derived lookup tables for the hot paths.
+
+    Each table has one entry per space and one more at the end for the start spots, so that
+    `table[pos]` also answers for pos = -1: `kinds` (K_* ints, K_START for the start spots),
+    `is_end`, `special` (market or harvest), `single` (standard or end: one piece only) and
+    `next_special` (the first market or harvest space after it, -1 if none). `end_start` is the
+    first end space (the length when there is none)."""
+
+    kinds: tuple[int, ...]
+    is_end: tuple[bool, ...]
+    special: tuple[bool, ...]
+    single: tuple[bool, ...]
+    next_special: tuple[int, ...]
+    end_start: int
+
+    def __new__(cls, spaces: list[Space]) -> Track:
+        track = super().__new__(cls, spaces)
+        kinds = [KIND_IDS[sp.kind] for sp in spaces]
+        track.kinds = (*kinds, K_START)
+        track.is_end = tuple(k == K_END for k in track.kinds)
+        track.special = tuple(k in (K_MARKET, K_HARVEST) for k in track.kinds)
+        track.single = tuple(k in (K_STANDARD, K_END) for k in track.kinds)
+        nxt = [-1] * (len(spaces) + 1)
+        ahead = -1
+        for s in range(len(spaces) - 1, -2, -1):
+            nxt[s] = ahead  # s = -1 writes the extra last entry
+            if s >= 0 and track.special[s]:
+                ahead = s
+        track.next_special = tuple(nxt)
+        ends = [s for s, k in enumerate(kinds) if k == K_END]
+        track.end_start = ends[0] if ends else len(spaces)
+        return track
+
+
 @lru_cache(maxsize=4096)  # 4! x 4! segment orders x 2 sides fit
-def build_track(layout: tuple[int, ...], four_players: bool) -> tuple[Space, ...]:
+def build_track(layout: tuple[int, ...], four_players: bool) -> Track:
     """The track's target spaces in order for a segment order `layout` and a side (G-07)."""
     spaces: list[Space] = []
     empty = Icons()
@@ -222,7 +262,7 @@ def build_track(layout: tuple[int, ...], four_players: bool) -> tuple[Space, ...
             spaces.append(Space(len(spaces), STANDARD, seg_id, parse_icons(text)))
         if seg.kind in (MARKET, HARVEST):
             spaces.append(Space(len(spaces), seg.kind, seg_id, empty))
-    return tuple(spaces)
+    return Track(spaces)
 
 
 # G-11: go first, then market and harvest segments alternating with a market segment first.

@@ -34,7 +34,7 @@ from .actions import (
     action_name,
     describe,
 )
-from .goals import can_pay_zakat, goal_met, zakat_side
+from .goals import GOAL_CHECKS, can_pay_zakat, goal_met, zakat_side
 from .groups import G_CHAN, G_FARM, G_POS, G_SEAT, G_TOWN, G_ZARA
 
 if TYPE_CHECKING:
@@ -155,7 +155,7 @@ def write_legal_mask(state: AlpujarrasState, mask: np.ndarray) -> None:
     p = state.current_player
     phase = state.phase
     if phase == _P_MOVE:
-        mask[turns.move_targets(state, p)] = True
+        turns.write_move_mask(state, p, mask)
     elif phase == _P_ACTION:
         _action_mask(state, p, mask)
     elif phase == _P_PLACE_FARMLAND:
@@ -191,37 +191,70 @@ def write_legal_mask(state: AlpujarrasState, mask: np.ndarray) -> None:
                 mask[FRUIT0 + t] = True
 
 
+_CAP = C.FRUIT_CAP
+_CHANNEL_REQUIRES = tuple(ch.requires for ch in C.CHANNELS)
+_GOAL_CHECKS = GOAL_CHECKS
+
+
 def _action_mask(state: AlpujarrasState, p: int, mask: np.ndarray) -> None:
-    fruit = state.fruit[p]
-    if state.pend_place and _place_possible(state, p):
-        mask[DO_PLACE] = True
-    has_farmer = _has_farmland_farmer(state, p)
+    """The ACTION phase: the visit's icons and duties, the noria spends and END_TURN (the same
+    conditions as `_place_possible`, `can_deliver`, `_card_legal` and friends, inlined)."""
+    farmers = state.farmers[p]
+    has_farmer = any(farmers)
+    if state.pend_place:
+        if state.supply[p] > 0:
+            mask[DO_PLACE] = True
+        else:
+            target = state.place_target
+            if any(farmers[f] for f in _F if f != target):
+                mask[DO_PLACE] = True
     if state.pend_move and has_farmer:
         mask[DO_MOVE] = True
     if state.pend_norias:
         mask[DO_TAKE_NORIAS] = True
+    fruit = state.fruit[p]
     if state.pend_fruit:
         for t in _T:
-            if fruit[t] < C.FRUIT_CAP:
+            if fruit[t] < _CAP:
                 mask[FRUIT0 + t] = True
     if state.pend_irrigate:
+        channels = state.channels
         for c in range(C.NUM_CHANNELS):
-            if effects.channel_open(state, c):
-                mask[CHANNEL0 + c] = True
+            if not channels[c]:
+                req = _CHANNEL_REQUIRES[c]
+                if req < 0 or channels[req]:
+                    mask[CHANNEL0 + c] = True
     if state.harvest_left:
         mask[DO_HARVEST] = True
+    solo = state.solo
     duty = False
-    if state.market_left:
+    if state.market_left and has_farmer:
+        towns = state.towns
+        kinds = {t // 10 for t in state.tokens[p]} if solo else ()
         for w in range(C.NUM_TOWNS):
-            for slot in range(len(state.towns[w])):
-                if can_deliver(state, p, w, slot):
-                    mask[DELIVER0 + w * _SLOTS + slot] = True
+            if not farmers[w]:
+                continue
+            base = DELIVER0 + w * _SLOTS
+            for slot, tok in enumerate(towns[w]):
+                kind = tok // 10
+                if fruit[kind] >= tok % 10 and kind not in kinds:
+                    mask[base + slot] = True
                     duty = True
     if state.card_left:
-        for i in range(C.NUM_GOAL_CARDS):
-            if _card_legal(state, p, i):
-                mask[CARD0 + i] = True
-                duty = True
+        if solo:
+            if not state.harvest_left:
+                paid = state.zakat_paid
+                for i in range(C.NUM_GOAL_CARDS):
+                    if not paid[i] and can_pay_zakat(state, i):
+                        mask[CARD0 + i] = True
+                        duty = True
+        elif state.supply[p] or has_farmer:
+            sides = state.goal_sides
+            done = state.goals_done[p]
+            for i in range(C.NUM_GOAL_CARDS):
+                side = sides[i]
+                if side >= 0 and not done[i] and _GOAL_CHECKS[2 * i + side](state, p):
+                    mask[CARD0 + i] = True
     norias = state.norias[p]
     if norias:
         if state.supply[p]:
@@ -233,7 +266,7 @@ def _action_mask(state: AlpujarrasState, p: int, mask: np.ndarray) -> None:
         if _swap_possible(fruit):
             mask[SPEND0] = True
     # ZG-13, ZG-16: a solo duty that can be met now must be met; the harvest comes first
-    if not state.solo or not (state.harvest_left or duty):
+    if not solo or not (state.harvest_left or duty):
         mask[END_TURN] = True
 
 

@@ -19,6 +19,10 @@ _P_ACTION = int(Phase.ACTION)
 _P_GAME_OVER = int(Phase.GAME_OVER)
 _P_MOVE = int(Phase.MOVE)
 _C_NONE = int(Chain.NONE)
+_K_STANDARD = C.K_STANDARD
+_K_MARKET = C.K_MARKET
+_K_HARVEST = C.K_HARVEST
+_K_END = C.K_END
 
 _SPOTS = 8  # more than the pieces that can share a space
 
@@ -30,30 +34,26 @@ def key(state: AlpujarrasState, piece: int) -> int:
 
 def on_end(state: AlpujarrasState, piece: int) -> bool:
     """Whether `piece` stands on the end track."""
-    s = state.pos[piece]
-    return s >= 0 and state.track[s].kind == C.END
+    return state.track.is_end[state.pos[piece]]  # the table's last entry answers pos -1
 
 
 def place_piece(state: AlpujarrasState, piece: int, space: int) -> None:
     """Put `piece` on `space`; in a market or harvest space it takes the leftmost open spot
     (ALP-18)."""
     spot = 0
-    if state.track[space].kind in (C.MARKET, C.HARVEST):
-        taken = {state.spot[i] for i in range(state.num_pieces)
-                 if i != piece and state.pos[i] == space}
+    pos = state.pos
+    if state.track.special[space]:
+        spots = state.spot
+        taken = [spots[i] for i in range(len(pos)) if i != piece and pos[i] == space]
         while spot in taken:
             spot += 1
-    state.pos[piece] = space
+    pos[piece] = space
     state.spot[piece] = spot
 
 
 def next_special(state: AlpujarrasState, space: int) -> int:
     """The first market or harvest space after `space`, or -1 if none is left."""
-    track = state.track
-    for s in range(space + 1, len(track)):
-        if track[s].kind in (C.MARKET, C.HARVEST):
-            return s
-    return -1
+    return state.track.next_special[space]
 
 
 def move_targets(state: AlpujarrasState, player: int) -> list[int]:
@@ -93,20 +93,67 @@ def move_targets(state: AlpujarrasState, player: int) -> list[int]:
     return out
 
 
+def write_move_mask(state: AlpujarrasState, player: int, mask, offset: int = 0) -> None:
+    """Set mask[offset + s] for every space `move_targets` lists (the mask's fast path: slices
+    of the track, then the occupied single spaces cleared); `mask` starts all False. Relies on
+    the end spaces closing the track, as in every valid layout (G-11)."""
+    track = state.track
+    pos = state.pos
+    here = pos[player]
+    length = len(track)
+    single = track.single
+    if not state.solo:
+        # ALP-16, ALP-17, ALP-63: forward; single spaces (standard and end) only when free
+        mask[offset + here + 1:offset + length] = True
+        for i in range(len(pos)):
+            s = pos[i]
+            if s > here and single[s] and i != player:
+                mask[offset + s] = False
+        return
+    die_pos = pos[state.num_players]
+    end = track.end_start
+    die_done = die_pos >= end
+    limit = track.next_special[here]  # ZARA-08, ZG-04: no market or harvest space skipped
+    # ZARA-07, ZG-03: pass the die (joining its special space passes it) or spend a double
+    # turn; with the die at the end every non-end space is behind it
+    if state.double_turns > 0:
+        low = here + 1
+    elif not die_done:
+        low = max(here + 1, die_pos)
+    else:
+        low = end
+    high = limit + 1 if limit >= 0 else end
+    if low < high:
+        mask[offset + low:offset + high] = True
+        if low <= die_pos < high and single[die_pos]:
+            mask[offset + die_pos] = False
+    # ZARA-16: with the die at the end every free end space passes it
+    if die_done or limit < 0:
+        mask[offset + max(end, here + 1):offset + length] = True
+        if die_pos >= end and die_pos > here:
+            mask[offset + die_pos] = False
+
+
 def passes_die(state: AlpujarrasState, space: int) -> bool:
     """Solo: whether stopping on `space` puts the mule ahead of the die (ZARA-07, ZG-03)."""
-    if on_end(state, state.die):
-        return state.track[space].kind == C.END
-    return space >= state.pos[state.die]
+    die_pos = state.pos[state.num_players]
+    is_end = state.track.is_end
+    if is_end[die_pos]:
+        return is_end[space]
+    return space >= die_pos
 
 
 def rearmost(state: AlpujarrasState) -> int:
     """ALP-14, ALP-19, ZARA-06: the piece furthest back among those not on the end track, or -1."""
     best, best_key = -1, 1 << 30
-    for i in range(state.num_pieces):
-        if on_end(state, i):
+    pos = state.pos
+    spot = state.spot
+    is_end = state.track.is_end
+    for i in range(len(pos)):  # every piece: the mules and the die where it is in play
+        s = pos[i]
+        if is_end[s]:
             continue
-        k = key(state, i)
+        k = (s + 1) * _SPOTS + spot[i]
         if k < best_key:
             best, best_key = i, k
     return best
@@ -117,15 +164,17 @@ def die_turn(state: AlpujarrasState) -> int:
     skipping market and harvest spaces and spaces with a mule; short of that many it enters the
     furthest free end space. Returns the roll."""
     roll = state.rolls.pop()
-    track = state.track
-    mules = {state.pos[i] for i in range(state.num_players)}
+    pos = state.pos
+    n = state.num_players
+    kinds = state.track.kinds
+    mules = pos[:n]
     steps = roll
     target = -1
-    for s in range(state.pos[state.die] + 1, len(track)):
-        kind = track[s].kind
-        if kind == C.END:
+    for s in range(pos[n] + 1, len(kinds) - 1):
+        kind = kinds[s]
+        if kind == _K_END:
             break
-        if kind != C.STANDARD or s in mules:
+        if kind != _K_STANDARD or s in mules:
             continue
         steps -= 1
         if steps == 0:
@@ -133,7 +182,7 @@ def die_turn(state: AlpujarrasState) -> int:
             break
     if target < 0:
         target = zara.furthest_free_end(state)
-    place_piece(state, state.die, target)
+    place_piece(state, n, target)
     return roll
 
 
@@ -169,25 +218,26 @@ def clear_chain(state: AlpujarrasState) -> None:
 def arrive(state: AlpujarrasState, player: int, space: int) -> None:
     """The mule stops on `space` (ALP-15): a solo double turn is spent if it stays behind the die;
     the visit's icons and duties are set up; dirhem icons pay at once (G-18)."""
+    track = state.track
     if state.solo and not passes_die(state, space):
         state.double_turns -= 1  # ZARA-07
     place_piece(state, player, space)
     clear_visit(state)
-    sp = state.track[space]
-    kind = sp.kind
-    if kind == C.STANDARD:
-        icons = sp.icons
+    kind = track.kinds[space]
+    if kind == _K_STANDARD:
+        icons = track[space].icons
         state.pend_place = icons.place
         state.place_target = icons.place_farmland
-        state.place_p2 = icons.p2
+        state.place_p2 = icons.place == 2  # Icons.p2
         state.pend_move = icons.move
         state.pend_irrigate = icons.irrigate
         state.pend_norias = icons.norias
         state.pend_fruit = icons.fruit
-        state.dirhems[player] += icons.dirhems  # ALP-36
-    elif kind == C.MARKET:
+        if icons.dirhems:
+            state.dirhems[player] += icons.dirhems  # ALP-36
+    elif kind == _K_MARKET:
         state.market_left = state.markets_used[player] < C.MAX_MARKET_ACTIONS  # ALP-37, ALP-41
-    elif kind == C.HARVEST:
+    elif kind == _K_HARVEST:
         state.harvest_left = True  # ALP-44
         state.card_left = True
     else:  # ALP-63, ZARA-18
@@ -201,8 +251,9 @@ def end_turn(state: AlpujarrasState) -> None:
     multiplayer harvest is applied (G-18); the end track sells the fruit (ALP-64); then the next
     piece acts."""
     p = state.current_player
-    sp = state.track[state.pos[p]]
-    final = sp.kind == C.END
+    track = state.track
+    here = state.pos[p]
+    final = track.is_end[here]
     if state.solo:
         if state.market_left:
             finish(state, "final_delivery" if final else "delivery")
@@ -213,7 +264,7 @@ def end_turn(state: AlpujarrasState) -> None:
     elif state.harvest_left:
         effects.harvest(state, p)
     if final:
-        effects.sell_fruit(state, p, sp.ratio)
+        effects.sell_fruit(state, p, track[here].ratio)
     clear_visit(state)
     state.turns += 1
     advance(state)
@@ -223,9 +274,14 @@ def advance(state: AlpujarrasState) -> None:
     """Hand the turn to the rearmost piece: the die's turns (2-player die, Zara) resolve here;
     the game ends when every mule is on the end track (ALP-65, ZARA-19)."""
     n = state.num_players
+    pos = state.pos
+    is_end = state.track.is_end
     while True:
-        if all(on_end(state, i) for i in range(n)):
-            if state.solo and not on_end(state, state.die):
+        for i in range(n):
+            if not is_end[pos[i]]:
+                break
+        else:
+            if state.solo and not is_end[pos[n]]:
                 zara.final_turn(state)  # ZARA-17
             finish(state, "")
             return
