@@ -146,6 +146,7 @@ def new_game(
     s.current_player = 0
     s.phase = int(Phase.MOVE)
     turns.advance(s)
+    s._fresh = True
     return s
 
 

@@ -256,92 +256,19 @@ def static_part(
     out.flags.writeable = False
     return out
 
-
-# --- material blocks, one group at a time -----------------------------------------------------
+# --- the reference: every material block from scratch ------------------------------------------
 #
-# `state.gv` holds one version per group of state (rules.apply bumps the groups an action can
-# change); each observer's cached vector remembers the versions it was built from and rewrites
-# only the groups that moved on. Goals depend on every seat's holdings and the farmlands, the
-# solo blocks on the player's holdings, the farmlands and Zara; versions only grow, so the sum
-# of the versions a derived group depends on changes exactly when one of them does.
+# `material_part` computes an observation's static and material blocks from the state alone; the
+# tests check the fast path below against it after every step of random games.
 
-
-_FARM = SLICES["farmlands"]
-_TOWN = SLICES["towns"]
-_CHAN = slice(SLICES["channels"].start, SLICES["crop_bag"].stop)
-_GOALS = SLICES["goals"]
-_SOLO = slice(SLICES["zara"].start, SLICES["solo"].stop)
 _PLAYER_WIDTH = _width(PLAYER_FIELDS)
-_PLAYERS0 = SLICES["players"].start
-
-
-def _scale_of(part: slice) -> np.ndarray:
-    return _MATERIAL_SCALE[part.start - _MATERIAL_START:part.stop - _MATERIAL_START].copy()
-
-
-_FARM_SCALE = _scale_of(_FARM)
-_TOWN_SCALE = _scale_of(_TOWN)
-_CHAN_SCALE = _scale_of(_CHAN)
-_SOLO_SCALE = _scale_of(_SOLO)
-_PLAYER_SCALE = _scale_of(slice(_PLAYERS0, _PLAYERS0 + _PLAYER_WIDTH))
 _ZERO_GOAL = [0] * _width(GOAL_FIELDS)
-_ZERO_SOLO = [0] * (_SOLO.stop - _SOLO.start)
-
-
-def _put(arr: np.ndarray, part: slice, values: list, scale: np.ndarray, clip: bool = False) -> None:
-    """Write scaled values into arr[part]; `clip` for groups whose counts can exceed the divisor
-    (dirhems and scores); every other divisor is the count's maximum."""
-    block = arr[part]
-    block[:] = values
-    block *= scale
-    if clip:
-        np.minimum(block, 1.0, out=block)
+_ZERO_SOLO = [0] * (SLICES["solo"].stop - SLICES["zara"].start)
 
 
 def _seats(state: AlpujarrasState, player: int) -> list[int]:
     n = state.num_players
     return [(player + k) % n for k in range(n)]
-
-
-_OCC0 = SLICES["occupancy"].start
-
-
-_PIECE_WIDTH = _width(PIECE_FIELDS)
-_PIECES0 = SLICES["pieces"].start
-_DIE0 = SLICES["die"].start
-_INV_S = np.float32(1.0 / S)  # exactly the divisor np.full(…, 1.0 / S) stores
-_INV_4 = np.float32(0.25)
-
-
-def _write_pos(state: AlpujarrasState, player: int, arr: np.ndarray, last: list) -> None:
-    """The position group, by difference: only the pieces whose (space, spot, acting) changed
-    since `last` get their occupancy and piece entries rewritten (usually one or two)."""
-    n = state.num_players
-    pos = state.pos
-    spot = state.spot
-    track = state.track
-    acting = state.current_player if not state.terminal else -1
-    for i in range(len(pos)):
-        s = pos[i]
-        now = (s, spot[i], i == acting)
-        before = last[i]
-        if before == now:
-            continue
-        if i < n:
-            k = (i - player) % n
-            base = _PIECES0 + k * _PIECE_WIDTH
-            arr[base + 4] = 1.0 if i == acting else 0.0
-        else:
-            k = 4
-            base = _DIE0
-        if before is not None and before[0] >= 0:
-            arr[_OCC0 + before[0] * 5 + k] = 0.0
-        if s >= 0:
-            arr[_OCC0 + s * 5 + k] = 1.0
-        arr[base + 1] = _INV_S * (s + 1)  # float32 arithmetic, as the reference's scaling
-        arr[base + 2] = _INV_4 * spot[i]
-        arr[base + 3] = 1.0 if s >= 0 and track[s].kind == C.END else 0.0
-        last[i] = now
 
 
 def pos_values(state: AlpujarrasState, player: int) -> list[float]:
@@ -439,27 +366,6 @@ def goal_values(state: AlpujarrasState, player: int) -> list[float]:
     return values
 
 
-_GOAL_WIDTH = _width(GOAL_FIELDS)
-_GOAL_DYNAMIC = np.array([
-    _GOALS.start + i * _GOAL_WIDTH + C.NUM_GOALS + 1 + k
-    for i in range(C.NUM_GOAL_CARDS) for k in range(MAX_SEATS + 1)
-])
-
-
-def goal_dynamic_values(state: AlpujarrasState, player: int) -> list[int]:
-    """The goal fields that change in play (done_by, observer_meets_it), card by card; the goal
-    shown and its reward are static (`static_part`)."""
-    n = state.num_players
-    seats = _seats(state, player)
-    pad = [0] * (MAX_SEATS - n)
-    values: list[int] = []
-    for i in range(C.NUM_GOAL_CARDS):
-        values += [state.goals_done[q][i] for q in seats]
-        values += pad
-        values.append(GOAL_CHECKS[2 * i + state.goal_sides[i]](state, player))
-    return values
-
-
 def player_row(state: AlpujarrasState, q: int) -> list[float]:
     """One seat's `players` row (unscaled)."""
     return [
@@ -496,48 +402,6 @@ def material_values(state: AlpujarrasState, player: int) -> list[float]:
     for k in range(MAX_SEATS):
         values += player_row(state, (player + k) % n) if k < n else [0] * _PLAYER_WIDTH
     return values + solo_values(state)
-
-
-def _refresh(
-    state: AlpujarrasState, player: int, arr: np.ndarray, seen: list[int], last: list
-) -> None:
-    """Rewrite the groups of `arr` whose versions moved on since `seen`."""
-    gv = state.gv
-    if seen[0] != gv[G_POS]:
-        _write_pos(state, player, arr, last)
-        seen[0] = gv[G_POS]
-    if seen[1] != gv[G_FARM]:
-        _put(arr, _FARM, farm_values(state, player), _FARM_SCALE)
-        seen[1] = gv[G_FARM]
-    if seen[2] != gv[G_TOWN]:
-        _put(arr, _TOWN, town_values(state, player), _TOWN_SCALE)
-        seen[2] = gv[G_TOWN]
-    if seen[3] != gv[G_CHAN]:
-        _put(arr, _CHAN, chan_values(state), _CHAN_SCALE)
-        seen[3] = gv[G_CHAN]
-    n = state.num_players
-    for k in range(n):
-        q = player + k
-        if q >= n:
-            q -= n
-        version = gv[G_SEAT + q]
-        if seen[5 + q] != version:
-            start = _PLAYERS0 + k * _PLAYER_WIDTH
-            _put(arr, slice(start, start + _PLAYER_WIDTH), player_row(state, q), _PLAYER_SCALE,
-                 clip=True)
-            seen[5 + q] = version
-    if not state.solo:
-        # what the observer meets moves with their holdings and the farmlands; who completed
-        # what only grows with the farmers on the cards
-        key = (gv[G_SEAT + player] + gv[G_FARM]) * 64 + sum(state.card_farmers)
-        if seen[4] != key:
-            arr[_GOAL_DYNAMIC] = goal_dynamic_values(state, player)
-            seen[4] = key
-    if state.solo:
-        key = gv[G_ZARA] + gv[G_SEAT] + gv[G_FARM]
-        if seen[9] != key:
-            _put(arr, _SOLO, solo_values(state), _SOLO_SCALE, clip=True)
-            seen[9] = key
 
 
 def _static_of(state: AlpujarrasState) -> np.ndarray:
@@ -579,66 +443,586 @@ def _field_offsets(fields: Fields) -> dict[str, int]:
     return out
 
 
+# --- the fast path: one canonical vector per state ---------------------------------------------
+#
+# A state keeps one vector `w` (W_SIZE values): the observation from seat 0 with every seat's
+# slots in absolute seat order (slot q shows seat q), followed by the observer-dependent hints of
+# seats 1-3 (would-harvest flags, goals met). Observer 0's observation is w[:OBS_SIZE]; observer
+# p's gathers the material blocks through a fixed index that rotates the seat slots and picks
+# p's hints. `state.gv` holds one version per group of state (rules.apply bumps the groups an
+# action can change); the cache remembers the versions it shows and rewrites only the groups
+# that moved on, once for every observer. Values are written through a memoryview from tables
+# of exactly the float32 values the reference's scaling gives (fl32(v) * fl32(1 / scale)).
+
+_OCC0 = SLICES["occupancy"].start
+_PIECE_WIDTH = _width(PIECE_FIELDS)
+_PIECES0 = SLICES["pieces"].start
+_DIE0 = SLICES["die"].start
+_FARM0 = SLICES["farmlands"].start
+_FARM_WIDTH = _width(FARMLAND_FIELDS)
+_TOWN0 = SLICES["towns"].start
+_TOWN_WIDTH = _width(TOWN_FIELDS)
+_CHAN0 = SLICES["channels"].start
+_BAG0 = SLICES["crop_bag"].start
+_GOALS0 = SLICES["goals"].start
+_GOAL_WIDTH = _width(GOAL_FIELDS)
+_PLAYERS0 = SLICES["players"].start
+_ZARA0 = SLICES["zara"].start
+_ZAKAT0 = SLICES["zakats"].start
+_ZAKAT_WIDTH = _width(ZAKAT_FIELDS)
+_SOLO0 = SLICES["solo"].start
+_TRACK0 = SLICES["track"].start
+
+_PF = _field_offsets(PIECE_FIELDS)
+_FF = _field_offsets(FARMLAND_FIELDS)
+_TF = _field_offsets(TOWN_FIELDS)
+_GF = _field_offsets(GOAL_FIELDS)
+_PL = _field_offsets(PLAYER_FIELDS)
+_ZF = _field_offsets(ZARA_FIELDS)
+_KF = _field_offsets(ZAKAT_FIELDS)
+_SF = _field_offsets(SOLO_FIELDS)
+_F_HARVEST = _FF["observer_would_harvest"]
+_G_MEETS = _GF["observer_meets_it"]
+# the offsets the render functions below write at
+assert (_PF["position"], _PF["spot"], _PF["on_end"], _PF["is_acting"]) == (1, 2, 3, 4)
+assert (_FF["zara_farmers"], _FF["crops"], _FF["empty_fields"], _F_HARVEST,
+        _FF["zara_mule"], _FARM_WIDTH) == (4, 5, 10, 11, 12, 13)
+assert (_TF["tokens"], _TF["award"], _TF["award_values"], _TOWN_WIDTH) == (4, 24, 27, 29)
+assert (_GF["reward"], _GF["done_by"], _G_MEETS) == (C.NUM_GOALS, 11, 15)
+assert (_PL["fruit"], _PL["norias"], _PL["dirhems"], _PL["supply"], _PL["farmland_farmers"],
+        _PL["town_farmers"], _PL["card_farmers"], _PL["tokens"], _PL["market_actions"],
+        _PL["goals_completed"], _PL["score"]) == (1, 6, 7, 8, 9, 10, 11, 12, 32, 33, 34)
+assert (_ZF["zara_dirhems"], _ZF["zara_score"], _ZF["zara_tokens"]) == (1, 2, 3)
+assert (_KF["paid"], _KF["fruits"], _KF["norias"], _KF["dirhems"], _KF["farmer"],
+        _KF["payable_now"]) == (1, 2, 7, 8, 9, 10)
+assert (_SF["double_turns"], _SF["delivered_kinds"]) == (0, 1)
+
+_W_HARVEST = OBS_SIZE  # + (q - 1) * NUM_FARMLANDS + f: seat q's would-harvest flags, q >= 1
+_W_MEETS = _W_HARVEST + (MAX_SEATS - 1) * C.NUM_FARMLANDS  # + (q - 1) * 5 + card
+W_SIZE = _W_MEETS + (MAX_SEATS - 1) * C.NUM_GOAL_CARDS
+
+
+def _harvest_at(q: int, f: int) -> int:
+    """Where seat q's would-harvest flag of farmland f lives in the canonical vector."""
+    if q == 0:
+        return _FARM0 + f * _FARM_WIDTH + _F_HARVEST
+    return _W_HARVEST + (q - 1) * C.NUM_FARMLANDS + f
+
+
+def _meets_at(q: int, card: int) -> int:
+    """Where seat q's goal-met flag of goal card `card` lives in the canonical vector."""
+    if q == 0:
+        return _GOALS0 + card * _GOAL_WIDTH + _G_MEETS
+    return _W_MEETS + (q - 1) * C.NUM_GOAL_CARDS + card
+
+
+_HARVEST_AT = tuple(tuple(_harvest_at(q, f) for f in range(C.NUM_FARMLANDS))
+                    for q in range(MAX_SEATS))
+_MEETS_AT = tuple(tuple(_meets_at(q, i) for i in range(C.NUM_GOAL_CARDS))
+                  for q in range(MAX_SEATS))
+
+
+def _gather_index(n: int, p: int) -> np.ndarray:
+    """For observer p of an n-seat game: the canonical-vector position of every value of the
+    material blocks (observation positions _MATERIAL_START onwards)."""
+    src = np.arange(_MATERIAL_START, OBS_SIZE)
+
+    def seat(k: int) -> int:  # the absolute seat observer p sees in slot k
+        return (p + k) % n if k < n else k
+
+    def put(obs_at: int, w_at: int) -> None:
+        src[obs_at - _MATERIAL_START] = w_at
+
+    for s in range(S):
+        for k in range(MAX_SEATS):
+            put(_OCC0 + s * 5 + k, _OCC0 + s * 5 + seat(k))
+    for k in range(MAX_SEATS):
+        for x in range(_PIECE_WIDTH):
+            put(_PIECES0 + k * _PIECE_WIDTH + x, _PIECES0 + seat(k) * _PIECE_WIDTH + x)
+    for f in range(C.NUM_FARMLANDS):
+        base = _FARM0 + f * _FARM_WIDTH
+        for k in range(MAX_SEATS):
+            put(base + _FF["farmers"] + k, base + _FF["farmers"] + seat(k))
+        put(base + _F_HARVEST, _harvest_at(p, f))
+    for w in range(C.NUM_TOWNS):
+        base = _TOWN0 + w * _TOWN_WIDTH
+        for k in range(MAX_SEATS):
+            put(base + _TF["farmers"] + k, base + _TF["farmers"] + seat(k))
+    for i in range(C.NUM_GOAL_CARDS):
+        base = _GOALS0 + i * _GOAL_WIDTH
+        for k in range(MAX_SEATS):
+            put(base + _GF["done_by"] + k, base + _GF["done_by"] + seat(k))
+        put(base + _G_MEETS, _meets_at(p, i))
+    for k in range(MAX_SEATS):
+        for x in range(_PLAYER_WIDTH):
+            put(_PLAYERS0 + k * _PLAYER_WIDTH + x, _PLAYERS0 + seat(k) * _PLAYER_WIDTH + x)
+    return src
+
+
+# _GATHER[n][p]: observer p >= 1 of an n-seat game (observer 0 reads the canonical vector as it is)
+_GATHER = [[_gather_index(n, p) if 1 <= p < n else None for p in range(MAX_SEATS)]
+           for n in range(MAX_SEATS + 1)]
+
+
+def _table(scale: float, size: int = 64) -> list[float]:
+    """The reference's scaled and clipped value of every count 0 … size-1."""
+    inv = np.float32(1.0 / scale)
+    return [float(min(np.float32(v) * inv, np.float32(1.0))) for v in range(size)]
+
+
+def _scaled(table: list[float], value: int) -> float:
+    """table[value], or the same computation beyond the table (large dirhem counts)."""
+    if value < len(table):
+        return table[value]
+    return float(min(np.float32(value) * np.float32(1.0 / DIRHEM_SCALE), np.float32(1.0)))
+
+
+_T2 = _table(2.0)
+_T3 = _table(float(C.CROPS_PER_KIND))
+_T4 = _table(4.0)
+_T5 = _table(5.0)
+_T15 = _table(15.0)
+_T_POS = _table(float(S), S + 1)
+_T60 = _table(DIRHEM_SCALE, 256)
+_ZEROS = memoryview(np.zeros(W_SIZE, dtype=np.float32))
+_CHANNEL_REQUIRES = tuple(ch.requires for ch in C.CHANNELS)
+
+
+class _ObsCache:
+    """The canonical vector of one state and what it shows (see above)."""
+
+    __slots__ = ("goal_seen", "last", "mv", "seen", "solo_seen", "w")
+
+    def __init__(self, w: np.ndarray) -> None:
+        self.w = w
+        self.mv = memoryview(w)
+        self.seen: list[int] = []
+        self.last: list = []  # per piece: the (space, spot, acting) shown
+        self.goal_seen = [-1] * MAX_SEATS
+        self.solo_seen = -1
+
+    def copy(self) -> _ObsCache:
+        new = _ObsCache(self.w.copy())
+        new.seen = list(self.seen)
+        new.last = list(self.last)
+        new.goal_seen = list(self.goal_seen)
+        new.solo_seen = self.solo_seen
+        return new
+
+
+def _render_pos(state: AlpujarrasState, cache: _ObsCache) -> None:
+    """occupancy, pieces and die, by difference: only the pieces whose (space, spot, acting)
+    changed get their entries rewritten (usually one or two)."""
+    mv = cache.mv
+    last = cache.last
+    n = state.num_players
+    pos = state.pos
+    spot = state.spot
+    is_end = state.track.is_end
+    acting = state.current_player if not state.terminal else -1
+    for i in range(len(pos)):
+        s = pos[i]
+        now = (s, spot[i], i == acting)
+        before = last[i]
+        if before == now:
+            continue
+        if i < n:
+            k = i
+            base = _PIECES0 + i * _PIECE_WIDTH
+            mv[base + 4] = 1.0 if i == acting else 0.0
+        else:
+            k = 4
+            base = _DIE0
+        if before is not None and before[0] >= 0:
+            mv[_OCC0 + before[0] * 5 + k] = 0.0
+        if s >= 0:
+            mv[_OCC0 + s * 5 + k] = 1.0
+        mv[base + 1] = _T_POS[s + 1]
+        mv[base + 2] = _T4[spot[i]]
+        mv[base + 3] = 1.0 if is_end[s] else 0.0
+        last[i] = now
+
+
+def _render_farm(state: AlpujarrasState, mv: memoryview) -> None:
+    """farmlands, with every seat's would-harvest flags."""
+    n = state.num_players
+    farmers = state.farmers
+    zara = state.zara_farmers
+    fields = state.fields
+    solo = state.solo
+    live = not state.terminal
+    mule = state.zara_farmland if solo else -1
+    ties = n >= 3
+    for f in range(C.NUM_FARMLANDS):
+        base = _FARM0 + f * _FARM_WIDTH
+        col = [farmers[q][f] for q in range(n)]
+        z = zara[f]
+        for q in range(n):
+            mv[base + q] = _T15[col[q]]
+        mv[base + 4] = _T15[z]
+        crops = [0, 0, 0, 0, 0]
+        empty = 0
+        for k in fields[f]:
+            if k >= 0:
+                crops[k] += 1
+            else:
+                empty += 1
+        for t in range(C.NUM_FRUITS):
+            mv[base + 5 + t] = _T2[crops[t]]
+        mv[base + 10] = _T2[empty]
+        for q in range(n):
+            count = col[q]
+            flag = 0.0
+            if live and count:
+                other = z if solo else max([col[r] for r in range(n) if r != q])
+                if count > other or (ties and count == other):
+                    flag = 1.0
+            mv[_HARVEST_AT[q][f]] = flag
+        mv[base + 12] = 1.0 if f == mule else 0.0
+
+
+def _render_grid(mv: memoryview, base: int, tokens: list[int]) -> None:
+    """A token grid (fruit x value 2-5, counts / 2) at `base`."""
+    mv[base:base + TOKEN_GRID] = _ZEROS[:TOKEN_GRID]
+    if tokens:
+        grid = [0] * TOKEN_GRID
+        for t in tokens:
+            grid[(t // 10) * 4 + t % 10 - 2] += 1
+        for j in range(TOKEN_GRID):
+            if grid[j]:
+                mv[base + j] = _T2[grid[j]]
+
+
+def _render_town(state: AlpujarrasState, mv: memoryview) -> None:
+    """towns."""
+    n = state.num_players
+    town_farmers = state.town_farmers
+    towns = state.towns
+    awards = state.awards
+    award_ids = state.award_ids
+    for w in range(C.NUM_TOWNS):
+        base = _TOWN0 + w * _TOWN_WIDTH
+        for q in range(n):
+            mv[base + q] = _T5[town_farmers[q][w]]
+        _render_grid(mv, base + 4, towns[w])
+        award = awards[w]
+        mv[base + 24] = 1.0 if award == 0 else 0.0
+        mv[base + 25] = 1.0 if award == 1 else 0.0
+        mv[base + 26] = 1.0 if award == 2 else 0.0
+        green, red = C.AWARDS[award_ids[w]]
+        mv[base + 27] = _T5[green if award == C.AWARD_GREEN else 0]
+        mv[base + 28] = _T5[red if award != C.AWARD_GONE else 0]
+
+
+def _render_chan(state: AlpujarrasState, mv: memoryview) -> None:
+    """channels and the crop bag's composition."""
+    channels = state.channels
+    for c in range(C.NUM_CHANNELS):
+        if channels[c]:
+            mv[_CHAN0 + 2 * c] = 1.0
+            mv[_CHAN0 + 2 * c + 1] = 0.0
+        else:
+            mv[_CHAN0 + 2 * c] = 0.0
+            req = _CHANNEL_REQUIRES[c]
+            mv[_CHAN0 + 2 * c + 1] = 1.0 if req < 0 or channels[req] else 0.0
+    bag = [0, 0, 0, 0, 0]
+    for k in state.bag:
+        bag[k] += 1
+    for t in range(C.NUM_FRUITS):
+        mv[_BAG0 + t] = _T3[bag[t]]
+
+
+def _render_seat(state: AlpujarrasState, mv: memoryview, q: int) -> None:
+    """Seat q's `players` row (slot q of the canonical vector)."""
+    base = _PLAYERS0 + q * _PLAYER_WIDTH
+    fruit = state.fruit[q]
+    for t in range(C.NUM_FRUITS):
+        mv[base + 1 + t] = _T5[fruit[t]]
+    mv[base + 6] = _T5[state.norias[q]]
+    dirhems = state.dirhems[q]
+    mv[base + 7] = _scaled(_T60, dirhems)
+    mv[base + 8] = _T15[state.supply[q]]
+    mv[base + 9] = _T15[sum(state.farmers[q])]
+    mv[base + 10] = _T5[sum(state.town_farmers[q])]
+    mv[base + 11] = _T5[state.card_farmers[q]]
+    tokens = state.tokens[q]
+    _render_grid(mv, base + 12, tokens)
+    mv[base + 32] = _T5[state.markets_used[q]]
+    mv[base + 33] = _T5[sum(state.goals_done[q])]
+    mv[base + 34] = _scaled(_T60, dirhems + sum([t % 10 - 1 for t in tokens]))
+
+
+def _render_goals(state: AlpujarrasState, mv: memoryview, q: int) -> None:
+    """Seat q's done_by slots and its goal-met flags."""
+    done = state.goals_done[q]
+    sides = state.goal_sides
+    at = _MEETS_AT[q]
+    for i in range(C.NUM_GOAL_CARDS):
+        base = _GOALS0 + i * _GOAL_WIDTH
+        mv[base + 11 + q] = 1.0 if done[i] else 0.0
+        mv[at[i]] = 1.0 if GOAL_CHECKS[2 * i + sides[i]](state, q) else 0.0
+
+
+def _render_solo_static(state: AlpujarrasState, mv: memoryview) -> None:
+    """The zakat cards' sides (fixed for a game)."""
+    for i in range(C.NUM_ZAKAT_CARDS):
+        base = _ZAKAT0 + i * _ZAKAT_WIDTH
+        star = 1 if state.zakat_star[i] else 0
+        side = C.ZAKAT_CARDS[i][star]
+        wanted = ZAKAT_FRUIT[i, star]
+        mv[base] = float(star)
+        for t in range(C.NUM_FRUITS):
+            mv[base + 2 + t] = 1.0 if wanted[t] else 0.0
+        mv[base + 7] = _T2[side.norias]
+        mv[base + 8] = _T2[side.dirhems]
+        mv[base + 9] = 1.0 if side.farmer else 0.0
+
+
+def _render_solo(state: AlpujarrasState, mv: memoryview) -> None:
+    """What changes in zara, zakats and solo."""
+    mv[_ZARA0] = _T15[state.zara_supply]
+    mv[_ZARA0 + 1] = _scaled(_T60, state.zara_dirhems)
+    mv[_ZARA0 + 2] = _scaled(_T60, effects.zara_score(state))
+    _render_grid(mv, _ZARA0 + 3, state.zara_tokens)
+    paid = state.zakat_paid
+    for i in range(C.NUM_ZAKAT_CARDS):
+        base = _ZAKAT0 + i * _ZAKAT_WIDTH
+        mv[base + 1] = 1.0 if paid[i] else 0.0
+        mv[base + 10] = 1.0 if not paid[i] and can_pay_zakat(state, i) else 0.0
+    mv[_SOLO0] = _T5[state.double_turns]
+    kinds = {t // 10 for t in state.tokens[0]}
+    for t in range(C.NUM_FRUITS):
+        mv[_SOLO0 + 1 + t] = 1.0 if t in kinds else 0.0
+
+
+@lru_cache(maxsize=2048)  # 4! x 4! segment orders x 2 sides fit
+def _track_block(layout: tuple[int, ...], four: bool) -> np.ndarray:
+    """The scaled track block of a layout (read-only, shared)."""
+    parts = [_segment_rows(seg, four) for seg in layout]
+    out = np.zeros(S * _SPACE_WIDTH, dtype=np.float32)
+    rows = np.concatenate(parts)
+    out[:len(rows)] = rows
+    out.flags.writeable = False
+    return out
+
+
+def _base(n: int) -> np.ndarray:
+    """The canonical vector's parts fixed by the seat count: facts, player count, presence."""
+    w = np.zeros(W_SIZE, dtype=np.float32)
+    start = SLICES["channel_facts"].start
+    w[start:start + len(_FACTS)] = _FACTS
+    for k in range(n):
+        w[_PIECES0 + k * _PIECE_WIDTH] = 1.0
+        w[_PLAYERS0 + k * _PLAYER_WIDTH] = 1.0
+    if n <= 2:
+        w[_DIE0] = 1.0
+    w[_OFF_META + n - 1] = 1.0
+    w[_OFF_META + 4] = float(n == 1)
+    w[_OFF_META + 5] = float(C.four_player_side(n))
+    return w
+
+
+_BASES: dict[int, np.ndarray] = {}
+_FRESH: dict[int, np.ndarray] = {}
+
+
+def _fresh_template(n: int) -> np.ndarray:
+    """`_base(n)` plus the groups every new game shows alike: empty farmlands (no mule), the
+    channels and full bag, the seats' rows and the goals met (none)."""
+    from .game import new_game
+
+    state = new_game(n, seed=0)
+    w = _BASES[n].copy()
+    mv = memoryview(w)
+    _render_farm(state, mv)
+    if state.solo:
+        mv[_FARM0 + state.zara_farmland * _FARM_WIDTH + 12] = 0.0
+    _render_chan(state, mv)
+    for q in range(n):
+        _render_seat(state, mv, q)
+        if not state.solo:
+            _render_goals(state, mv, q)
+    w.flags.writeable = False
+    return w
+
+
+def _new_cache(state: AlpujarrasState) -> _ObsCache:
+    """The canonical vector of `state`, every group written (a new game's from its template)."""
+    n = state.num_players
+    base = _BASES.get(n)
+    if base is None:
+        base = _BASES[n] = _base(n)
+    fresh = state._fresh and state.steps == 0
+    if fresh:
+        template = _FRESH.get(n)
+        if template is None:
+            template = _FRESH[n] = _fresh_template(n)
+        w = template.copy()
+    else:
+        w = base.copy()
+    cache = _ObsCache(w)
+    mv = cache.mv
+    track = _track_block(tuple(state.layout), C.four_player_side(n))
+    w[_TRACK0:_TRACK0 + len(track)] = track
+    for i, side in enumerate(state.goal_sides):
+        if side >= 0:
+            goal = C.card_goal(i, side)
+            mv[_GOALS0 + i * _GOAL_WIDTH + goal] = 1.0
+            # as static_part writes it: the float64 quotient cast to float32
+            mv[_GOALS0 + i * _GOAL_WIDTH + C.NUM_GOALS] = C.GOAL_REWARDS[goal] / 5.0
+    cache.last = [None] * len(state.pos)
+    _render_pos(state, cache)
+    _render_town(state, mv)
+    gv = state.gv
+    if fresh:
+        if state.solo:
+            mv[_FARM0 + state.zara_farmland * _FARM_WIDTH + 12] = 1.0
+    else:
+        _render_farm(state, mv)
+        _render_chan(state, mv)
+        for q in range(n):
+            _render_seat(state, mv, q)
+    if state.solo:
+        _render_solo_static(state, mv)
+        _render_solo(state, mv)
+        cache.solo_seen = gv[G_ZARA] + gv[G_SEAT] + gv[G_FARM]
+    else:
+        for q in range(n):
+            if not fresh:
+                _render_goals(state, mv, q)
+            cache.goal_seen[q] = (gv[G_SEAT + q] + gv[G_FARM]) * 8 + state.card_farmers[q]
+    cache.seen = list(gv)
+    return cache
+
+
+def _refresh(state: AlpujarrasState, cache: _ObsCache) -> None:
+    """Rewrite the groups whose versions moved on since the cache was written."""
+    gv = state.gv
+    seen = cache.seen
+    mv = cache.mv
+    if seen[G_POS] != gv[G_POS]:
+        _render_pos(state, cache)
+    if seen[G_FARM] != gv[G_FARM]:
+        _render_farm(state, mv)
+    if seen[G_TOWN] != gv[G_TOWN]:
+        _render_town(state, mv)
+    if seen[G_CHAN] != gv[G_CHAN]:
+        _render_chan(state, mv)
+    n = state.num_players
+    for q in range(n):
+        if seen[G_SEAT + q] != gv[G_SEAT + q]:
+            _render_seat(state, mv, q)
+    if state.solo:
+        key = gv[G_ZARA] + gv[G_SEAT] + gv[G_FARM]
+        if cache.solo_seen != key:
+            _render_solo(state, mv)
+            cache.solo_seen = key
+    else:
+        # goals met move with a seat's holdings and the farmlands; done_by with its card farmers
+        goal_seen = cache.goal_seen
+        farm = gv[G_FARM]
+        card_farmers = state.card_farmers
+        for q in range(n):
+            key = (gv[G_SEAT + q] + farm) * 8 + card_farmers[q]
+            if goal_seen[q] != key:
+                _render_goals(state, mv, q)
+                goal_seen[q] = key
+    cache.seen = list(gv)
+
+
+_PHASE0 = _OFF_PHASE
+_STEPS_AT = _OFF_META + 6
+_PROGRESS_AT = _OFF_META + 7
 _T = {name: _OFF_TURN + off for name, off in _field_offsets(TURN_FIELDS).items()}
+_T_PLACE_LEFT = _T["place_left"]
+_T_PLACE_FARMLAND = _T["place_farmland"]
+_T_PLACE_TWO = _T["place_two"]
+_T_MOVE_LEFT = _T["move_left"]
+_T_IRRIGATE_LEFT = _T["irrigate_left"]
+_T_NORIAS_LEFT = _T["norias_left"]
+_T_FRUIT_LEFT = _T["fruit_left"]
+_T_MARKET_OPEN = _T["market_open"]
+_T_HARVEST_OPEN = _T["harvest_open"]
+_T_CARD_OPEN = _T["card_open"]
+_T_P2_FIRST_FARMLAND = _T["p2_first_farmland"]
+_T_P2_FIRST_FRUIT = _T["p2_first_fruit"]
+_T_P2_SECOND = _T["p2_second"]
+_T_CHAIN = _T["chain"]
+_T_NORIA_SPEND = _T["noria_spend"]
+_T_FARMLAND_CHOSEN = _T["farmland_chosen"]
+_T_MOVE_SOURCE = _T["move_source"]
+_T_FORCED_FARMLAND = _T["forced_farmland"]
+_T_SWAP_RETURNED = _T["swap_returned"]
+_T_CARD_PENDING = _T["card_pending"]
+_P_ACTION = int(Phase.ACTION)
 
 
 def _write_turn(state: AlpujarrasState, out: np.ndarray) -> None:
     """The turn block, written value by value (it is mostly zero)."""
     if state.pend_place:
-        out[_T["place_left"]] = state.pend_place / 2.0
+        out[_T_PLACE_LEFT] = state.pend_place / 2.0
         if state.place_target >= 0:
-            out[_T["place_farmland"] + state.place_target] = 1.0
+            out[_T_PLACE_FARMLAND + state.place_target] = 1.0
         if state.place_p2:
-            out[_T["place_two"]] = 1.0
+            out[_T_PLACE_TWO] = 1.0
     if state.pend_move:
-        out[_T["move_left"]] = 1.0
+        out[_T_MOVE_LEFT] = 1.0
     if state.pend_irrigate:
-        out[_T["irrigate_left"]] = 1.0
+        out[_T_IRRIGATE_LEFT] = 1.0
     if state.pend_norias:
-        out[_T["norias_left"]] = min(state.pend_norias / 2.0, 1.0)
+        out[_T_NORIAS_LEFT] = min(state.pend_norias / 2.0, 1.0)
     if state.pend_fruit:
-        out[_T["fruit_left"]] = min(state.pend_fruit / 2.0, 1.0)
+        out[_T_FRUIT_LEFT] = min(state.pend_fruit / 2.0, 1.0)
     if state.market_left:
-        out[_T["market_open"]] = 1.0
+        out[_T_MARKET_OPEN] = 1.0
     if state.harvest_left:
-        out[_T["harvest_open"]] = 1.0
+        out[_T_HARVEST_OPEN] = 1.0
     if state.card_left:
-        out[_T["card_open"]] = 1.0
+        out[_T_CARD_OPEN] = 1.0
     if state.p2_first_farmland >= 0:
-        out[_T["p2_first_farmland"] + state.p2_first_farmland] = 1.0
+        out[_T_P2_FIRST_FARMLAND + state.p2_first_farmland] = 1.0
     if state.p2_first_fruit >= 0:
-        out[_T["p2_first_fruit"] + state.p2_first_fruit] = 1.0
+        out[_T_P2_FIRST_FRUIT + state.p2_first_fruit] = 1.0
     chain = state.chain
     if not chain:
         return
     if state.p2_second:
-        out[_T["p2_second"]] = 1.0
-    out[_T["chain"] + chain - 1] = 1.0
-    for name, value in (("noria_spend", state.spend_k - 1), ("farmland_chosen", state.sel_farmland),
-                        ("move_source", state.move_src), ("forced_farmland", state.forced_dst),
-                        ("swap_returned", state.swap_return), ("card_pending", state.pending_card)):
-        if value >= 0:
-            out[_T[name] + value] = 1.0
+        out[_T_P2_SECOND] = 1.0
+    out[_T_CHAIN + chain - 1] = 1.0
+    if state.spend_k >= 1:
+        out[_T_NORIA_SPEND + state.spend_k - 1] = 1.0
+    if state.sel_farmland >= 0:
+        out[_T_FARMLAND_CHOSEN + state.sel_farmland] = 1.0
+    if state.move_src >= 0:
+        out[_T_MOVE_SOURCE + state.move_src] = 1.0
+    if state.forced_dst >= 0:
+        out[_T_FORCED_FARMLAND + state.forced_dst] = 1.0
+    if state.swap_return >= 0:
+        out[_T_SWAP_RETURNED + state.swap_return] = 1.0
+    if state.pending_card >= 0:
+        out[_T_CARD_PENDING + state.pending_card] = 1.0
 
 
 def write_observation(state: AlpujarrasState, player: int, out: np.ndarray) -> None:
     """Fill `out` (float32, OBS_SIZE) with `player`'s view of `state`."""
-    caches = state._obs_cache
-    if caches is None:
-        caches = state._obs_cache = {}
-    entry = caches.get(player)
-    if entry is None:
-        arr = _static_of(state).copy()
-        entry = caches[player] = (arr, [-1] * (G_SEAT + MAX_SEATS + 1), [None] * len(state.pos))
-    arr, seen, last = entry
-    _refresh(state, player, arr, seen, last)
-    out[:] = arr
+    cache = state._obs_cache
+    if cache is None:
+        cache = state._obs_cache = _new_cache(state)
+    elif cache.seen != state.gv:
+        _refresh(state, cache)
+    w = cache.w
+    if player == 0:
+        out[:] = w[:OBS_SIZE]
+    else:
+        out[:_MATERIAL_START] = w[:_MATERIAL_START]
+        out[_MATERIAL_START:] = w[_GATHER[state.num_players][player]]
     phase = state.phase
     if phase < NUM_DECISION_PHASES:
-        out[_OFF_PHASE + phase] = 1.0
-    out[_OFF_META + 6] = min(state.steps / STEP_SCALE, 1.0)
+        out[_PHASE0 + phase] = 1.0
+    out[_STEPS_AT] = min(state.steps / STEP_SCALE, 1.0)
     pos = state.pos
-    rear = min(pos[:state.num_players]) + 1
-    out[_OFF_META + 7] = rear / S
-    if phase == Phase.ACTION or state.chain:
+    n = state.num_players
+    rear = min(pos[:n]) + 1
+    out[_PROGRESS_AT] = rear / S
+    if phase == _P_ACTION or state.chain:
         _write_turn(state, out)

@@ -56,6 +56,7 @@ class AlpujarrasState(GameState):
 
     __slots__ = (
         *_ALL_FIELDS, "track", "version", "gv", "_mask", "_mask_version", "_obs_cache",
+        "_fresh",
     )
 
     def __init__(self) -> None:
@@ -65,7 +66,9 @@ class AlpujarrasState(GameState):
         self.gv = [0] * NUM_GROUPS
         self._mask = np.zeros(N_ACTIONS, dtype=bool)
         self._mask_version = -1
-        self._obs_cache: dict | None = None  # observer -> (vector, group versions it shows)
+        self._obs_cache = None  # observation.py's cache: the canonical vector and its versions
+        # set by new_game: until the first action the observation starts from a shared template
+        self._fresh = False
 
     def invalidate(self) -> None:
         """Drop cached masks and observation parts; call after editing fields by hand."""
@@ -74,6 +77,7 @@ class AlpujarrasState(GameState):
         self.gv = [v + 1 for v in self.gv]
         self._mask_version = -1
         self._obs_cache = None
+        self._fresh = False
 
     # --- derived facts ---------------------------------------------------------------------------
     @property
@@ -210,11 +214,10 @@ class AlpujarrasState(GameState):
         new.gv = list(self.gv)
         new._mask = np.zeros(N_ACTIONS, dtype=bool)
         new._mask_version = -1
-        caches = self._obs_cache
-        # the cached vectors are updated in place, so each state needs its own copies
-        new._obs_cache = None if caches is None else {
-            q: (arr.copy(), list(seen), list(last)) for q, (arr, seen, last) in caches.items()
-        }
+        cache = self._obs_cache
+        # the cached vector is updated in place, so each state needs its own copy
+        new._obs_cache = None if cache is None else cache.copy()
+        new._fresh = self._fresh
         return new
 
     def __getstate__(self) -> dict[str, Any]:
