@@ -14,6 +14,7 @@ only the phase, the step counter and the turn context are written on every call.
 
 from __future__ import annotations
 
+from collections import Counter
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -591,22 +592,27 @@ _CHANNEL_REQUIRES = tuple(ch.requires for ch in C.CHANNELS)
 class _ObsCache:
     """The canonical vector of one state and what it shows (see above)."""
 
-    __slots__ = ("goal_seen", "last", "mv", "seen", "solo_seen", "w")
+    __slots__ = ("farm_last", "last", "mv", "seen", "solo_seen", "tokens_shown", "w",
+                 "zara_shown")
 
     def __init__(self, w: np.ndarray) -> None:
         self.w = w
         self.mv = memoryview(w)
         self.seen: list[int] = []
         self.last: list = []  # per piece: the (space, spot, acting) shown
-        self.goal_seen = [-1] * MAX_SEATS
+        self.farm_last: list = [None] * C.NUM_FARMLANDS  # per farmland: what it shows
+        self.tokens_shown = [-1] * MAX_SEATS  # per seat: its delivery tokens shown (a count)
         self.solo_seen = -1
+        self.zara_shown = -1  # Zara's delivery tokens shown (a count)
 
     def copy(self) -> _ObsCache:
         new = _ObsCache(self.w.copy())
         new.seen = list(self.seen)
         new.last = list(self.last)
-        new.goal_seen = list(self.goal_seen)
+        new.farm_last = list(self.farm_last)
+        new.tokens_shown = list(self.tokens_shown)
         new.solo_seen = self.solo_seen
+        new.zara_shown = self.zara_shown
         return new
 
 
@@ -643,8 +649,11 @@ def _render_pos(state: AlpujarrasState, cache: _ObsCache) -> None:
         last[i] = now
 
 
-def _render_farm(state: AlpujarrasState, mv: memoryview) -> None:
-    """farmlands, with every seat's would-harvest flags."""
+def _render_farm(state: AlpujarrasState, cache: _ObsCache) -> None:
+    """farmlands with every seat's would-harvest flags, by difference: only the farmlands whose
+    farmers, fields, mule or liveness changed get rewritten."""
+    mv = cache.mv
+    farm_last = cache.farm_last
     n = state.num_players
     farmers = state.farmers
     zara = state.zara_farmers
@@ -654,21 +663,26 @@ def _render_farm(state: AlpujarrasState, mv: memoryview) -> None:
     mule = state.zara_farmland if solo else -1
     ties = n >= 3
     for f in range(C.NUM_FARMLANDS):
-        base = _FARM0 + f * _FARM_WIDTH
         col = [farmers[q][f] for q in range(n)]
         z = zara[f]
+        crops = fields[f]
+        key = (col, z, crops[0], crops[1], f == mule, live)
+        if farm_last[f] == key:
+            continue
+        farm_last[f] = key
+        base = _FARM0 + f * _FARM_WIDTH
         for q in range(n):
             mv[base + q] = _T15[col[q]]
         mv[base + 4] = _T15[z]
-        crops = [0, 0, 0, 0, 0]
+        counts = [0, 0, 0, 0, 0]
         empty = 0
-        for k in fields[f]:
+        for k in crops:
             if k >= 0:
-                crops[k] += 1
+                counts[k] += 1
             else:
                 empty += 1
         for t in range(C.NUM_FRUITS):
-            mv[base + 5 + t] = _T2[crops[t]]
+            mv[base + 5 + t] = _T2[counts[t]]
         mv[base + 10] = _T2[empty]
         for q in range(n):
             count = col[q]
@@ -681,16 +695,20 @@ def _render_farm(state: AlpujarrasState, mv: memoryview) -> None:
         mv[base + 12] = 1.0 if f == mule else 0.0
 
 
+# per delivery token: its cell in a token grid (fruit x value 2-5)
+_CELL = {t: (t // 10) * len(C.TOKEN_VALUE_RANGE) + t % 10 - C.TOKEN_VALUE_RANGE[0]
+         for t in C.ALL_TOKENS}
+_ZERO_GRID = _ZEROS[:TOKEN_GRID]
+assert _T2[1] == 0.5 and _T2[2] == 1.0 and max(Counter(C.ALL_TOKENS).values()) <= 2
+
+
 def _render_grid(mv: memoryview, base: int, tokens: list[int]) -> None:
-    """A token grid (fruit x value 2-5, counts / 2) at `base`."""
-    mv[base:base + TOKEN_GRID] = _ZEROS[:TOKEN_GRID]
-    if tokens:
-        grid = [0] * TOKEN_GRID
-        for t in tokens:
-            grid[(t // 10) * 4 + t % 10 - 2] += 1
-        for j in range(TOKEN_GRID):
-            if grid[j]:
-                mv[base + j] = _T2[grid[j]]
+    """A token grid (fruit x value 2-5, counts / 2) at `base`: a token shows 0.5 in its cell,
+    the second copy of it 1.0 (no token exists three times)."""
+    mv[base:base + TOKEN_GRID] = _ZERO_GRID
+    for t in tokens:
+        at = base + _CELL[t]
+        mv[at] = 1.0 if mv[at] else 0.5
 
 
 def _render_town(state: AlpujarrasState, mv: memoryview) -> None:
@@ -732,8 +750,18 @@ def _render_chan(state: AlpujarrasState, mv: memoryview) -> None:
         mv[_BAG0 + t] = _T3[bag[t]]
 
 
-def _render_seat(state: AlpujarrasState, mv: memoryview, q: int) -> None:
-    """Seat q's `players` row (slot q of the canonical vector)."""
+# the goals that read only delivery tokens or town farmers: both change only by a delivery,
+# which adds a token, so they are checked again only when the seat's token count moved on
+_DELIVERY_GOALS = frozenset((2, 3, 6, 7, 8, 9))
+assert all(GOAL_CHECKS[g].__name__ in (
+    "three_identical_tokens", "three_different_tokens", "token_sequence", "all_twos_or_threes",
+    "farmer_in_four_towns", "two_farmers_two_towns") for g in _DELIVERY_GOALS)
+
+
+def _render_seat(state: AlpujarrasState, cache: _ObsCache, q: int) -> None:
+    """Seat q's `players` row (slot q of the canonical vector) and, in the multiplayer game, its
+    done_by slots and goal-met flags."""
+    mv = cache.mv
     base = _PLAYERS0 + q * _PLAYER_WIDTH
     fruit = state.fruit[q]
     for t in range(C.NUM_FRUITS):
@@ -743,24 +771,29 @@ def _render_seat(state: AlpujarrasState, mv: memoryview, q: int) -> None:
     mv[base + 7] = _scaled(_T60, dirhems)
     mv[base + 8] = _T15[state.supply[q]]
     mv[base + 9] = _T15[sum(state.farmers[q])]
-    mv[base + 10] = _T5[sum(state.town_farmers[q])]
     mv[base + 11] = _T5[state.card_farmers[q]]
     tokens = state.tokens[q]
-    _render_grid(mv, base + 12, tokens)
-    mv[base + 32] = _T5[state.markets_used[q]]
-    mv[base + 33] = _T5[sum(state.goals_done[q])]
-    mv[base + 34] = _scaled(_T60, dirhems + sum([t % 10 - 1 for t in tokens]))
-
-
-def _render_goals(state: AlpujarrasState, mv: memoryview, q: int) -> None:
-    """Seat q's done_by slots and its goal-met flags."""
+    delivered = len(tokens) != cache.tokens_shown[q]
+    if delivered:
+        cache.tokens_shown[q] = len(tokens)
+        mv[base + 10] = _T5[sum(state.town_farmers[q])]
+        _render_grid(mv, base + 12, tokens)
+        mv[base + 32] = _T5[state.markets_used[q]]
     done = state.goals_done[q]
+    mv[base + 33] = _T5[sum(done)]
+    mv[base + 34] = _scaled(_T60, dirhems + sum([t % 10 - 1 for t in tokens]))
+    if state.solo:
+        return
     sides = state.goal_sides
     at = _MEETS_AT[q]
     for i in range(C.NUM_GOAL_CARDS):
-        base = _GOALS0 + i * _GOAL_WIDTH
-        mv[base + 11 + q] = 1.0 if done[i] else 0.0
-        mv[at[i]] = 1.0 if GOAL_CHECKS[2 * i + sides[i]](state, q) else 0.0
+        side = sides[i]
+        if side < 0:
+            continue
+        goal = 2 * i + side
+        mv[_GOALS0 + i * _GOAL_WIDTH + 11 + q] = 1.0 if done[i] else 0.0
+        if delivered or goal not in _DELIVERY_GOALS:
+            mv[at[i]] = 1.0 if GOAL_CHECKS[goal](state, q) else 0.0
 
 
 def _render_solo_static(state: AlpujarrasState, mv: memoryview) -> None:
@@ -778,12 +811,16 @@ def _render_solo_static(state: AlpujarrasState, mv: memoryview) -> None:
         mv[base + 9] = 1.0 if side.farmer else 0.0
 
 
-def _render_solo(state: AlpujarrasState, mv: memoryview) -> None:
+def _render_solo(state: AlpujarrasState, cache: _ObsCache) -> None:
     """What changes in zara, zakats and solo."""
+    mv = cache.mv
     mv[_ZARA0] = _T15[state.zara_supply]
     mv[_ZARA0 + 1] = _scaled(_T60, state.zara_dirhems)
     mv[_ZARA0 + 2] = _scaled(_T60, effects.zara_score(state))
-    _render_grid(mv, _ZARA0 + 3, state.zara_tokens)
+    zara_tokens = state.zara_tokens
+    if len(zara_tokens) != cache.zara_shown:  # Zara's tokens only grow
+        cache.zara_shown = len(zara_tokens)
+        _render_grid(mv, _ZARA0 + 3, zara_tokens)
     paid = state.zakat_paid
     for i in range(C.NUM_ZAKAT_CARDS):
         base = _ZAKAT0 + i * _ZAKAT_WIDTH
@@ -795,15 +832,17 @@ def _render_solo(state: AlpujarrasState, mv: memoryview) -> None:
         mv[_SOLO0 + 1 + t] = 1.0 if t in kinds else 0.0
 
 
-@lru_cache(maxsize=2048)  # 4! x 4! segment orders x 2 sides fit
-def _track_block(layout: tuple[int, ...], four: bool) -> np.ndarray:
-    """The scaled track block of a layout (read-only, shared)."""
-    parts = [_segment_rows(seg, four) for seg in layout]
-    out = np.zeros(S * _SPACE_WIDTH, dtype=np.float32)
-    rows = np.concatenate(parts)
-    out[:len(rows)] = rows
-    out.flags.writeable = False
-    return out
+def _track_block(track: C.Track, layout: list[int], four: bool) -> np.ndarray:
+    """The scaled track block of a layout (read-only), kept on the shared `Track` object."""
+    block = track.__dict__.get("obs_block")
+    if block is None:
+        parts = [_segment_rows(seg, four) for seg in layout]
+        block = np.zeros(S * _SPACE_WIDTH, dtype=np.float32)
+        rows = np.concatenate(parts)
+        block[:len(rows)] = rows
+        block.flags.writeable = False
+        track.obs_block = block
+    return block
 
 
 def _base(n: int) -> np.ndarray:
@@ -822,75 +861,95 @@ def _base(n: int) -> np.ndarray:
     return w
 
 
-_BASES: dict[int, np.ndarray] = {}
-_FRESH: dict[int, np.ndarray] = {}
+_BASES = {n: _base(n) for n in C.PLAYER_COUNTS}
+_FRESH: dict[int, np.ndarray] = {}  # n -> a new game's canonical vector, less what varies
+_FRESH_SOLO: dict[tuple, np.ndarray] = {}  # (double turns, star sides) -> a new solo block
+_SOLO_SPAN = slice(_ZARA0, SLICES["solo"].stop)
+_AWARDS_ALIKE = len(set(C.AWARDS)) == 1
 
 
 def _fresh_template(n: int) -> np.ndarray:
-    """`_base(n)` plus the groups every new game shows alike: empty farmlands (no mule), the
-    channels and full bag, the seats' rows and the goals met (none)."""
+    """`_BASES[n]` plus the groups every new game shows alike: empty farmlands (no mule), the
+    award states, the channels and full bag, the seats' rows and goals met (none); the towns'
+    tokens, the track, the goals shown, the pieces and the solo blocks are left to `_new_cache`."""
     from .game import new_game
 
     state = new_game(n, seed=0)
-    w = _BASES[n].copy()
-    mv = memoryview(w)
-    _render_farm(state, mv)
+    cache = _ObsCache(_BASES[n].copy())
+    cache.farm_last = [None] * C.NUM_FARMLANDS
+    _render_farm(state, cache)
+    _render_town(state, cache.mv)
+    for w in range(C.NUM_TOWNS):
+        cache.mv[_TOWN0 + w * _TOWN_WIDTH + 4:_TOWN0 + w * _TOWN_WIDTH + 4 + TOKEN_GRID] = \
+            _ZERO_GRID
     if state.solo:
-        mv[_FARM0 + state.zara_farmland * _FARM_WIDTH + 12] = 0.0
-    _render_chan(state, mv)
+        cache.mv[_FARM0 + state.zara_farmland * _FARM_WIDTH + 12] = 0.0
+    _render_chan(state, cache.mv)
     for q in range(n):
-        _render_seat(state, mv, q)
-        if not state.solo:
-            _render_goals(state, mv, q)
-    w.flags.writeable = False
-    return w
+        _render_seat(state, cache, q)
+    cache.w.flags.writeable = False
+    return cache.w
+
+
+def _fresh_solo(state: AlpujarrasState) -> np.ndarray:
+    """The zara, zakats and solo blocks of a new solo game with these options (cached)."""
+    key = (state.double_turns, tuple(state.zakat_star))
+    block = _FRESH_SOLO.get(key)
+    if block is None:
+        cache = _ObsCache(np.zeros(W_SIZE, dtype=np.float32))
+        _render_solo_static(state, cache.mv)
+        _render_solo(state, cache)
+        block = _FRESH_SOLO[key] = cache.w[_SOLO_SPAN].copy()
+    return block
 
 
 def _new_cache(state: AlpujarrasState) -> _ObsCache:
     """The canonical vector of `state`, every group written (a new game's from its template)."""
     n = state.num_players
-    base = _BASES.get(n)
-    if base is None:
-        base = _BASES[n] = _base(n)
-    fresh = state._fresh and state.steps == 0
+    # a new game starts from the template (its award values too, where every town's are alike)
+    fresh = state._fresh and state.steps == 0 and _AWARDS_ALIKE
     if fresh:
         template = _FRESH.get(n)
         if template is None:
             template = _FRESH[n] = _fresh_template(n)
-        w = template.copy()
+        cache = _ObsCache(template.copy())
     else:
-        w = base.copy()
-    cache = _ObsCache(w)
+        cache = _ObsCache(_BASES[n].copy())
+    w = cache.w
     mv = cache.mv
-    track = _track_block(tuple(state.layout), C.four_player_side(n))
-    w[_TRACK0:_TRACK0 + len(track)] = track
+    track = state.track
+    block = _track_block(track, state.layout, C.four_player_side(n))
+    w[_TRACK0:_TRACK0 + len(block)] = block
     for i, side in enumerate(state.goal_sides):
         if side >= 0:
-            goal = C.card_goal(i, side)
+            goal = 2 * i + side  # C.card_goal
             mv[_GOALS0 + i * _GOAL_WIDTH + goal] = 1.0
             # as static_part writes it: the float64 quotient cast to float32
             mv[_GOALS0 + i * _GOAL_WIDTH + C.NUM_GOALS] = C.GOAL_REWARDS[goal] / 5.0
     cache.last = [None] * len(state.pos)
     _render_pos(state, cache)
-    _render_town(state, mv)
-    gv = state.gv
     if fresh:
+        towns = state.towns
+        for w_ in range(C.NUM_TOWNS):
+            base = _TOWN0 + w_ * _TOWN_WIDTH + 4
+            for t in towns[w_]:
+                at = base + _CELL[t]
+                mv[at] = 1.0 if mv[at] else 0.5
         if state.solo:
             mv[_FARM0 + state.zara_farmland * _FARM_WIDTH + 12] = 1.0
+            w[_SOLO_SPAN] = _fresh_solo(state)
+            cache.zara_shown = 0
     else:
-        _render_farm(state, mv)
+        _render_town(state, mv)
+        _render_farm(state, cache)
         _render_chan(state, mv)
         for q in range(n):
-            _render_seat(state, mv, q)
-    if state.solo:
-        _render_solo_static(state, mv)
-        _render_solo(state, mv)
-        cache.solo_seen = gv[G_ZARA] + gv[G_SEAT] + gv[G_FARM]
-    else:
-        for q in range(n):
-            if not fresh:
-                _render_goals(state, mv, q)
-            cache.goal_seen[q] = (gv[G_SEAT + q] + gv[G_FARM]) * 8 + state.card_farmers[q]
+            _render_seat(state, cache, q)
+        if state.solo:
+            _render_solo_static(state, mv)
+            _render_solo(state, cache)
+    gv = state.gv
+    cache.solo_seen = gv[G_ZARA] + gv[G_SEAT]
     cache.seen = list(gv)
     return cache
 
@@ -899,34 +958,24 @@ def _refresh(state: AlpujarrasState, cache: _ObsCache) -> None:
     """Rewrite the groups whose versions moved on since the cache was written."""
     gv = state.gv
     seen = cache.seen
-    mv = cache.mv
     if seen[G_POS] != gv[G_POS]:
         _render_pos(state, cache)
     if seen[G_FARM] != gv[G_FARM]:
-        _render_farm(state, mv)
+        _render_farm(state, cache)
     if seen[G_TOWN] != gv[G_TOWN]:
-        _render_town(state, mv)
+        _render_town(state, cache.mv)
     if seen[G_CHAN] != gv[G_CHAN]:
-        _render_chan(state, mv)
-    n = state.num_players
-    for q in range(n):
+        _render_chan(state, cache.mv)
+    for q in range(state.num_players):
         if seen[G_SEAT + q] != gv[G_SEAT + q]:
-            _render_seat(state, mv, q)
+            _render_seat(state, cache, q)
     if state.solo:
-        key = gv[G_ZARA] + gv[G_SEAT] + gv[G_FARM]
+        # Zara's holdings, the zakats paid and the double turns move with G_ZARA; what can be
+        # paid and the kinds delivered with the player's holdings
+        key = gv[G_ZARA] + gv[G_SEAT]
         if cache.solo_seen != key:
-            _render_solo(state, mv)
+            _render_solo(state, cache)
             cache.solo_seen = key
-    else:
-        # goals met move with a seat's holdings and the farmlands; done_by with its card farmers
-        goal_seen = cache.goal_seen
-        farm = gv[G_FARM]
-        card_farmers = state.card_farmers
-        for q in range(n):
-            key = (gv[G_SEAT + q] + farm) * 8 + card_farmers[q]
-            if goal_seen[q] != key:
-                _render_goals(state, mv, q)
-                goal_seen[q] = key
     cache.seen = list(gv)
 
 
