@@ -12,7 +12,7 @@ from ..core.errors import InvalidConfigError
 from ..core.seeding import make_rng
 from . import components as C
 from . import turns
-from .actions import N_ACTIONS, Chain, Phase
+from .actions import N_ACTIONS, Phase
 from .observation import OBS_LAYOUT, OBS_SIZE
 from .state import AlpujarrasState
 
@@ -37,12 +37,36 @@ def deal_towns(rng: np.random.Generator, tokens: list[int], per_town: int) -> li
     """ALP-06, G-13: deal `per_town` tokens to each town, redealing until every town shows at
     least three fruit kinds; each town's tokens are kept sorted (canonical slots)."""
     kinds = [t // 10 for t in tokens]
+    count = len(tokens)
+    spans = [(w * per_town, (w + 1) * per_town) for w in range(C.NUM_TOWNS)]
+    least = C.MIN_KINDS_PER_TOWN
     for _ in range(MAX_DEALS):
-        order = rng.permutation(len(tokens)).tolist()
-        chunks = [order[w * per_town:(w + 1) * per_town] for w in range(C.NUM_TOWNS)]
-        if all(len({kinds[i] for i in chunk}) >= C.MIN_KINDS_PER_TOWN for chunk in chunks):
-            return [sorted(tokens[i] for i in chunk) for chunk in chunks]
+        order = rng.permutation(count).tolist()
+        dealt = [kinds[i] for i in order]
+        for lo, hi in spans:
+            if len(set(dealt[lo:hi])) < least:
+                break
+        else:
+            return [sorted([tokens[i] for i in order[lo:hi]]) for lo, hi in spans]
     raise AssertionError("no valid deal found; the token data cannot satisfy ALP-06")
+
+
+def _side_tokens(four: bool) -> tuple[list[int], list[int]]:
+    """(tokens in play, tokens removed) for a side: one value-2 token per fruit leaves the game
+    with 1-3 players (ALP-05)."""
+    tokens = list(C.ALL_TOKENS)
+    removed = []
+    if not four:
+        for f in range(C.NUM_FRUITS):
+            tok = C.token(f, C.REMOVED_FOR_SMALL_GAMES)
+            tokens.remove(tok)
+            removed.append(tok)
+    return tokens, removed
+
+
+_TOKENS = {four: _side_tokens(four) for four in (False, True)}  # built once, copied per game
+_BAG = [k for k in range(C.NUM_FRUITS) for _ in range(C.CROPS_PER_KIND)]
+_MOVE = int(Phase.MOVE)
 
 
 def new_game(
@@ -71,20 +95,20 @@ def new_game(
     s.num_players = n
     s.solo = solo
     # ALP-04, G-11: go, then market and harvest segments alternating (market first), then end
-    markets = [C.MARKET_SEGMENTS[i] for i in rng.permutation(len(C.MARKET_SEGMENTS)).tolist()]
-    harvests = [C.HARVEST_SEGMENTS[i] for i in rng.permutation(len(C.HARVEST_SEGMENTS)).tolist()]
+    markets = C.MARKET_SEGMENTS
+    harvests = C.HARVEST_SEGMENTS
+    markets = [markets[i] for i in rng.permutation(len(markets)).tolist()]
+    harvests = [harvests[i] for i in rng.permutation(len(harvests)).tolist()]
     first, second = (markets, harvests) if C.MARKET_FIRST else (harvests, markets)
-    middle = [seg for pair in zip(first, second, strict=True) for seg in pair]
-    s.layout = [C.GO_SEGMENT, *middle, C.END_SEGMENT]
-    s.track = C.build_track(tuple(s.layout), four)
+    layout = [C.GO_SEGMENT]
+    for pair in zip(first, second, strict=True):
+        layout += pair
+    layout.append(C.END_SEGMENT)
+    s.layout = layout
+    s.track = track = C.build_track(tuple(layout), four)
     # ALP-05, ALP-06: tokens (one value-2 token per fruit removed with 1-3 players)
-    tokens = list(C.ALL_TOKENS)
-    s.removed_tokens = []
-    if not four:
-        for f in range(C.NUM_FRUITS):
-            tok = C.token(f, C.REMOVED_FOR_SMALL_GAMES)
-            tokens.remove(tok)
-            s.removed_tokens.append(tok)
+    tokens, removed = _TOKENS[four]
+    s.removed_tokens = list(removed)
     s.towns = deal_towns(rng, tokens, C.TOKENS_PER_TOWN[n])
     # ALP-07, ZARA-01: award tokens (none in the solo game)
     s.award_ids = rng.permutation(C.NUM_TOWNS).tolist()
@@ -100,7 +124,7 @@ def new_game(
         s.zakat_star = [False] * C.NUM_ZAKAT_CARDS
     s.zakat_paid = [False] * C.NUM_ZAKAT_CARDS
     # ALP-09: the crop bag, in draw order (drawn from the end)
-    bag = [k for k in range(C.NUM_FRUITS) for _ in range(C.CROPS_PER_KIND)]
+    bag = _BAG
     s.bag = [bag[i] for i in rng.permutation(len(bag)).tolist()]
     s.fields = [[-1] * C.EMPTY_FIELDS for _ in range(C.NUM_FARMLANDS)]
     s.channels = [False] * C.NUM_CHANNELS
@@ -119,17 +143,17 @@ def new_game(
     # ALP-12, ALP-13, G-09, ZARA-03: mules on the rear start spots in random order, the die on
     # the front one (solo: the player behind the die)
     order = rng.permutation(n).tolist()
-    s.pos = [-1] * (n + (1 if n <= 2 else 0))
-    s.spot = [0] * len(s.pos)
-    for spot, q in enumerate(order):
-        s.spot[q] = spot
-    if n <= 2:
-        s.spot[n] = n
+    die = n <= 2
+    s.pos = [-1] * (n + 1 if die else n)
+    spot = [0] * (n + 1 if die else n)
+    for place, q in enumerate(order):
+        spot[q] = place
+    if die:
+        spot[n] = n
+    s.spot = spot
     # die rolls to come (2-player die, Zara): each roll moves the die forward, so the track length
     # bounds how many a game can use
-    s.rolls = (
-        rng.integers(1, C.DIE_SIDES + 1, size=len(s.track)).tolist() if n <= 2 else []
-    )
+    s.rolls = rng.integers(1, C.DIE_SIDES + 1, size=len(track)).tolist() if die else []
     # ZARA-04, ZARA-05, ZG-02: Zara's mule in a random farmland, her farmers in her supply
     s.zara_farmland = int(rng.integers(C.NUM_FARMLANDS)) if solo else 0
     s.zara_farmers = [0] * C.NUM_FARMLANDS
@@ -141,11 +165,11 @@ def new_game(
     s.terminal = False
     s.steps = 0
     s.turns = 0
-    s.chain = int(Chain.NONE)
-    turns.clear_visit(s)
-    s.current_player = 0
-    s.phase = int(Phase.MOVE)
-    turns.advance(s)
+    turns.clear_visit(s)  # also clears the sub-decision chain
+    # ALP-14, G-09: the mule on the rearmost start spot (spot 0) moves first; the die, on the
+    # front spot, is never the rearmost piece at the start (what turns.advance would find)
+    s.current_player = order[0]
+    s.phase = _MOVE
     s._fresh = True
     return s
 
