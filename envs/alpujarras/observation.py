@@ -592,27 +592,53 @@ _CHANNEL_REQUIRES = tuple(ch.requires for ch in C.CHANNELS)
 class _ObsCache:
     """The canonical vector of one state and what it shows (see above)."""
 
-    __slots__ = ("farm_last", "last", "mv", "seen", "solo_seen", "tokens_shown", "w",
-                 "zara_shown")
+    __slots__ = (
+        "card_shown", "farm_fields", "farm_live", "farm_mule", "farm_rows", "farm_zara", "front",
+        "head_version", "last", "mv", "phase_at", "seen", "solo_seen", "token_dirhems",
+        "tokens_shown", "turn_shown", "view", "w", "zara_shown",
+    )
 
     def __init__(self, w: np.ndarray) -> None:
         self.w = w
         self.mv = memoryview(w)
-        self.seen: list[int] = []
+        self.view = w[:OBS_SIZE]  # observer 0's observation
+        self.front = w[:_MATERIAL_START]  # what every observer shares before the material
+        self.seen: list[int] = []  # state.gv when the groups were last brought up to date
         self.last: list = []  # per piece: the (space, spot, acting) shown
-        self.farm_last: list = [None] * C.NUM_FARMLANDS  # per farmland: what it shows
+        # the farmlands shown: copies of the farmer rows, fields and Zara's farmers, the mule,
+        # whether the game was live (None: nothing shown yet)
+        self.farm_rows: list | None = None
+        self.farm_fields: list = []
+        self.farm_zara: list = []
+        self.farm_mule = -1
+        self.farm_live = True
         self.tokens_shown = [-1] * MAX_SEATS  # per seat: its delivery tokens shown (a count)
+        self.token_dirhems = [0] * MAX_SEATS  # per seat: its tokens' dirhem sides
+        self.card_shown = [-1] * MAX_SEATS  # per seat: its goal-card farmers shown
         self.solo_seen = -1
         self.zara_shown = -1  # Zara's delivery tokens shown (a count)
+        self.head_version = -1  # state.version when phase, meta and turn were written
+        self.phase_at = -1  # where the phase one-hot shows a 1
+        self.turn_shown = False  # whether the turn block holds anything
 
     def copy(self) -> _ObsCache:
         new = _ObsCache(self.w.copy())
         new.seen = list(self.seen)
         new.last = list(self.last)
-        new.farm_last = list(self.farm_last)
+        if self.farm_rows is not None:
+            new.farm_rows = [list(row) for row in self.farm_rows]
+            new.farm_fields = [list(f) for f in self.farm_fields]
+            new.farm_zara = list(self.farm_zara)
+        new.farm_mule = self.farm_mule
+        new.farm_live = self.farm_live
         new.tokens_shown = list(self.tokens_shown)
+        new.token_dirhems = list(self.token_dirhems)
+        new.card_shown = list(self.card_shown)
         new.solo_seen = self.solo_seen
         new.zara_shown = self.zara_shown
+        new.head_version = self.head_version
+        new.phase_at = self.phase_at
+        new.turn_shown = self.turn_shown
         return new
 
 
@@ -650,10 +676,9 @@ def _render_pos(state: AlpujarrasState, cache: _ObsCache) -> None:
 
 
 def _render_farm(state: AlpujarrasState, cache: _ObsCache) -> None:
-    """farmlands with every seat's would-harvest flags, by difference: only the farmlands whose
-    farmers, fields, mule or liveness changed get rewritten."""
-    mv = cache.mv
-    farm_last = cache.farm_last
+    """farmlands with every seat's would-harvest flags, by difference: the farmer rows, fields,
+    Zara's farmers and mule shown are kept as copies, and only the farmlands where they differ
+    (all of them once the game ends) get rewritten."""
     n = state.num_players
     farmers = state.farmers
     zara = state.zara_farmers
@@ -661,22 +686,46 @@ def _render_farm(state: AlpujarrasState, cache: _ObsCache) -> None:
     solo = state.solo
     live = not state.terminal
     mule = state.zara_farmland if solo else -1
+    rows = cache.farm_rows
+    if rows is None or live != cache.farm_live:
+        dirty = range(C.NUM_FARMLANDS)
+    else:
+        changed = set()
+        for q in range(n):
+            row = farmers[q]
+            old = rows[q]
+            if row != old:
+                changed.update([f for f in range(C.NUM_FARMLANDS) if row[f] != old[f]])
+        if fields != cache.farm_fields:
+            old = cache.farm_fields
+            changed.update([f for f in range(C.NUM_FARMLANDS) if fields[f] != old[f]])
+        if zara != cache.farm_zara:
+            old = cache.farm_zara
+            changed.update([f for f in range(C.NUM_FARMLANDS) if zara[f] != old[f]])
+        if mule != cache.farm_mule:
+            changed.add(mule)
+            changed.add(cache.farm_mule)
+            changed.discard(-1)
+        if not changed:
+            return
+        dirty = changed
+    cache.farm_rows = [list(row) for row in farmers]
+    cache.farm_fields = [list(crops) for crops in fields]
+    cache.farm_zara = list(zara)
+    cache.farm_mule = mule
+    cache.farm_live = live
+    mv = cache.mv
     ties = n >= 3
-    for f in range(C.NUM_FARMLANDS):
+    for f in dirty:
         col = [farmers[q][f] for q in range(n)]
         z = zara[f]
-        crops = fields[f]
-        key = (col, z, crops[0], crops[1], f == mule, live)
-        if farm_last[f] == key:
-            continue
-        farm_last[f] = key
         base = _FARM0 + f * _FARM_WIDTH
         for q in range(n):
             mv[base + q] = _T15[col[q]]
         mv[base + 4] = _T15[z]
         counts = [0, 0, 0, 0, 0]
         empty = 0
-        for k in crops:
+        for k in fields[f]:
             if k >= 0:
                 counts[k] += 1
             else:
@@ -760,28 +809,38 @@ assert all(GOAL_CHECKS[g].__name__ in (
 
 def _render_seat(state: AlpujarrasState, cache: _ObsCache, q: int) -> None:
     """Seat q's `players` row (slot q of the canonical vector) and, in the multiplayer game, its
-    done_by slots and goal-met flags."""
+    done_by slots and goal-met flags. What only a delivery changes (tokens, town farmers, market
+    actions) is rewritten when the seat's token count moved on, what only a goal changes when
+    its goal-card farmers did."""
     mv = cache.mv
     base = _PLAYERS0 + q * _PLAYER_WIDTH
     fruit = state.fruit[q]
-    for t in range(C.NUM_FRUITS):
-        mv[base + 1 + t] = _T5[fruit[t]]
+    mv[base + 1] = _T5[fruit[0]]
+    mv[base + 2] = _T5[fruit[1]]
+    mv[base + 3] = _T5[fruit[2]]
+    mv[base + 4] = _T5[fruit[3]]
+    mv[base + 5] = _T5[fruit[4]]
     mv[base + 6] = _T5[state.norias[q]]
     dirhems = state.dirhems[q]
     mv[base + 7] = _scaled(_T60, dirhems)
     mv[base + 8] = _T15[state.supply[q]]
     mv[base + 9] = _T15[sum(state.farmers[q])]
-    mv[base + 11] = _T5[state.card_farmers[q]]
     tokens = state.tokens[q]
     delivered = len(tokens) != cache.tokens_shown[q]
     if delivered:
         cache.tokens_shown[q] = len(tokens)
+        cache.token_dirhems[q] = sum([t % 10 - 1 for t in tokens])
         mv[base + 10] = _T5[sum(state.town_farmers[q])]
         _render_grid(mv, base + 12, tokens)
         mv[base + 32] = _T5[state.markets_used[q]]
+    mv[base + 34] = _scaled(_T60, dirhems + cache.token_dirhems[q])
+    cards = state.card_farmers[q]
+    carded = cards != cache.card_shown[q]
     done = state.goals_done[q]
-    mv[base + 33] = _T5[sum(done)]
-    mv[base + 34] = _scaled(_T60, dirhems + sum([t % 10 - 1 for t in tokens]))
+    if carded:
+        cache.card_shown[q] = cards
+        mv[base + 11] = _T5[cards]
+        mv[base + 33] = _T5[sum(done)]
     if state.solo:
         return
     sides = state.goal_sides
@@ -791,7 +850,8 @@ def _render_seat(state: AlpujarrasState, cache: _ObsCache, q: int) -> None:
         if side < 0:
             continue
         goal = 2 * i + side
-        mv[_GOALS0 + i * _GOAL_WIDTH + 11 + q] = 1.0 if done[i] else 0.0
+        if carded:
+            mv[_GOALS0 + i * _GOAL_WIDTH + 11 + q] = 1.0 if done[i] else 0.0
         if delivered or goal not in _DELIVERY_GOALS:
             mv[at[i]] = 1.0 if GOAL_CHECKS[goal](state, q) else 0.0
 
@@ -876,7 +936,6 @@ def _fresh_template(n: int) -> np.ndarray:
 
     state = new_game(n, seed=0)
     cache = _ObsCache(_BASES[n].copy())
-    cache.farm_last = [None] * C.NUM_FARMLANDS
     _render_farm(state, cache)
     _render_town(state, cache.mv)
     for w in range(C.NUM_TOWNS):
@@ -939,6 +998,12 @@ def _new_cache(state: AlpujarrasState) -> _ObsCache:
             mv[_FARM0 + state.zara_farmland * _FARM_WIDTH + 12] = 1.0
             w[_SOLO_SPAN] = _fresh_solo(state)
             cache.zara_shown = 0
+        # the template shows this state's farmlands (every new game's are alike but the mule)
+        cache.farm_rows = [list(row) for row in state.farmers]
+        cache.farm_fields = [list(crops) for crops in state.fields]
+        cache.farm_zara = list(state.zara_farmers)
+        cache.farm_mule = state.zara_farmland if state.solo else -1
+        cache.farm_live = True
     else:
         _render_town(state, mv)
         _render_farm(state, cache)
@@ -1006,72 +1071,101 @@ _T_CARD_PENDING = _T["card_pending"]
 _P_ACTION = int(Phase.ACTION)
 
 
-def _write_turn(state: AlpujarrasState, out: np.ndarray) -> None:
+def _write_turn(state: AlpujarrasState, mv: memoryview) -> None:
     """The turn block, written value by value (it is mostly zero)."""
     if state.pend_place:
-        out[_T_PLACE_LEFT] = state.pend_place / 2.0
+        mv[_T_PLACE_LEFT] = state.pend_place / 2.0
         if state.place_target >= 0:
-            out[_T_PLACE_FARMLAND + state.place_target] = 1.0
+            mv[_T_PLACE_FARMLAND + state.place_target] = 1.0
         if state.place_p2:
-            out[_T_PLACE_TWO] = 1.0
+            mv[_T_PLACE_TWO] = 1.0
     if state.pend_move:
-        out[_T_MOVE_LEFT] = 1.0
+        mv[_T_MOVE_LEFT] = 1.0
     if state.pend_irrigate:
-        out[_T_IRRIGATE_LEFT] = 1.0
+        mv[_T_IRRIGATE_LEFT] = 1.0
     if state.pend_norias:
-        out[_T_NORIAS_LEFT] = min(state.pend_norias / 2.0, 1.0)
+        mv[_T_NORIAS_LEFT] = min(state.pend_norias / 2.0, 1.0)
     if state.pend_fruit:
-        out[_T_FRUIT_LEFT] = min(state.pend_fruit / 2.0, 1.0)
+        mv[_T_FRUIT_LEFT] = min(state.pend_fruit / 2.0, 1.0)
     if state.market_left:
-        out[_T_MARKET_OPEN] = 1.0
+        mv[_T_MARKET_OPEN] = 1.0
     if state.harvest_left:
-        out[_T_HARVEST_OPEN] = 1.0
+        mv[_T_HARVEST_OPEN] = 1.0
     if state.card_left:
-        out[_T_CARD_OPEN] = 1.0
+        mv[_T_CARD_OPEN] = 1.0
     if state.p2_first_farmland >= 0:
-        out[_T_P2_FIRST_FARMLAND + state.p2_first_farmland] = 1.0
+        mv[_T_P2_FIRST_FARMLAND + state.p2_first_farmland] = 1.0
     if state.p2_first_fruit >= 0:
-        out[_T_P2_FIRST_FRUIT + state.p2_first_fruit] = 1.0
+        mv[_T_P2_FIRST_FRUIT + state.p2_first_fruit] = 1.0
     chain = state.chain
     if not chain:
         return
     if state.p2_second:
-        out[_T_P2_SECOND] = 1.0
-    out[_T_CHAIN + chain - 1] = 1.0
+        mv[_T_P2_SECOND] = 1.0
+    mv[_T_CHAIN + chain - 1] = 1.0
     if state.spend_k >= 1:
-        out[_T_NORIA_SPEND + state.spend_k - 1] = 1.0
+        mv[_T_NORIA_SPEND + state.spend_k - 1] = 1.0
     if state.sel_farmland >= 0:
-        out[_T_FARMLAND_CHOSEN + state.sel_farmland] = 1.0
+        mv[_T_FARMLAND_CHOSEN + state.sel_farmland] = 1.0
     if state.move_src >= 0:
-        out[_T_MOVE_SOURCE + state.move_src] = 1.0
+        mv[_T_MOVE_SOURCE + state.move_src] = 1.0
     if state.forced_dst >= 0:
-        out[_T_FORCED_FARMLAND + state.forced_dst] = 1.0
+        mv[_T_FORCED_FARMLAND + state.forced_dst] = 1.0
     if state.swap_return >= 0:
-        out[_T_SWAP_RETURNED + state.swap_return] = 1.0
+        mv[_T_SWAP_RETURNED + state.swap_return] = 1.0
     if state.pending_card >= 0:
-        out[_T_CARD_PENDING + state.pending_card] = 1.0
+        mv[_T_CARD_PENDING + state.pending_card] = 1.0
 
 
-def write_observation(state: AlpujarrasState, player: int, out: np.ndarray) -> None:
-    """Fill `out` (float32, OBS_SIZE) with `player`'s view of `state`."""
+_TURN0 = _OFF_TURN
+_TURN_END = SLICES["turn"].stop
+_ZERO_TURN = _ZEROS[:_TURN_END - _TURN0]
+
+
+def _write_head(state: AlpujarrasState, cache: _ObsCache) -> None:
+    """What changes with every action and no observer sees differently: the phase, the step
+    counter and progress, the turn block (into the canonical vector)."""
+    mv = cache.mv
+    if cache.phase_at >= 0:
+        mv[cache.phase_at] = 0.0
+    phase = state.phase
+    if phase < NUM_DECISION_PHASES:
+        cache.phase_at = _PHASE0 + phase
+        mv[_PHASE0 + phase] = 1.0
+    else:
+        cache.phase_at = -1
+    mv[_STEPS_AT] = min(state.steps / STEP_SCALE, 1.0)
+    rear = min(state.pos[:state.num_players]) + 1
+    mv[_PROGRESS_AT] = rear / S
+    if cache.turn_shown:
+        mv[_TURN0:_TURN_END] = _ZERO_TURN
+        cache.turn_shown = False
+    if phase == _P_ACTION or state.chain:
+        _write_turn(state, mv)
+        cache.turn_shown = True
+    cache.head_version = state.version
+
+
+def observe(state: AlpujarrasState, player: int, out: np.ndarray | None = None) -> np.ndarray:
+    """`player`'s view of `state` written into `out` (float32, OBS_SIZE; a new array if None);
+    `AlpujarrasState.observe`."""
+    if out is None:
+        out = np.zeros(OBS_SIZE, dtype=np.float32)
     cache = state._obs_cache
     if cache is None:
         cache = state._obs_cache = _new_cache(state)
     elif cache.seen != state.gv:
         _refresh(state, cache)
-    w = cache.w
+    if cache.head_version != state.version:
+        _write_head(state, cache)
     if player == 0:
-        out[:] = w[:OBS_SIZE]
+        out[:] = cache.view
     else:
-        out[:_MATERIAL_START] = w[:_MATERIAL_START]
-        out[_MATERIAL_START:] = w[_GATHER[state.num_players][player]]
-    phase = state.phase
-    if phase < NUM_DECISION_PHASES:
-        out[_PHASE0 + phase] = 1.0
-    out[_STEPS_AT] = min(state.steps / STEP_SCALE, 1.0)
-    pos = state.pos
-    n = state.num_players
-    rear = min(pos[:n]) + 1
-    out[_PROGRESS_AT] = rear / S
-    if phase == _P_ACTION or state.chain:
-        _write_turn(state, out)
+        out[:_MATERIAL_START] = cache.front
+        out[_MATERIAL_START:] = cache.w[_GATHER[state.num_players][player]]
+    return out
+
+
+def write_observation(state: AlpujarrasState, player: int, out: np.ndarray) -> None:
+    """Fill `out` (float32, OBS_SIZE) with `player`'s view of `state`."""
+    observe(state, player, out)

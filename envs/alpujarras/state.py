@@ -17,7 +17,7 @@ import numpy as np
 from ..core.engine import GameState
 from ..core.errors import CorruptRecordError
 from . import components as C
-from . import rules
+from . import observation, rules
 from .actions import N_ACTIONS
 from .groups import NUM_GROUPS
 
@@ -110,8 +110,8 @@ class AlpujarrasState(GameState):
             self._mask_version = self.version
         return self._mask
 
-    def apply(self, action: int) -> None:
-        rules.apply(self, action)
+    # rules.apply(state, action): carry out `action` or raise IllegalActionError (bound directly)
+    apply = rules.apply
 
     def scores(self) -> list[int]:
         """ALP-66 per seat; in the solo game the one player's score (Zara's is `zara_score`)."""
@@ -148,13 +148,9 @@ class AlpujarrasState(GameState):
             return [float(rules.solo_margin(self))]
         return [1.0 if self.won() else -1.0]
 
-    def observe(self, player: int, out: np.ndarray | None = None) -> np.ndarray:
-        from .observation import OBS_SIZE, write_observation
-
-        if out is None:
-            out = np.zeros(OBS_SIZE, dtype=np.float32)
-        write_observation(self, player, out)
-        return out
+    # observation.observe(state, player, out=None): the vector of OBS_SIZE values from
+    # `player`'s seat, written into `out` when given (bound directly: the hot path)
+    observe = observation.observe
 
     def describe(self, action: int) -> str:
         from .actions import describe
