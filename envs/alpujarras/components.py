@@ -216,8 +216,10 @@ class Track(tuple):
     Each table has one entry per space and one more at the end for the start spots, so that
     `table[pos]` also answers for pos = -1: `kinds` (K_* ints, K_START for the start spots),
     `is_end`, `special` (market or harvest), `single` (standard or end: one piece only) and
-    `next_special` (the first market or harvest space after it, -1 if none). `end_start` is the
-    first end space (the length when there is none)."""
+    `next_special` (the first market or harvest space after it, -1 if none), `standard_after`
+    (where the standard spaces after it begin in `standard`, the standard spaces in order).
+    `end_start` is the first end space (the length when there is none); `icon_values` and `pays`
+    give each space's icons as a tuple and the dirhems it pays on arrival."""
 
     kinds: tuple[int, ...]
     is_end: tuple[bool, ...]
@@ -225,6 +227,10 @@ class Track(tuple):
     single: tuple[bool, ...]
     next_special: tuple[int, ...]
     end_start: int
+    standard: tuple[int, ...]
+    standard_after: tuple[int, ...]
+    icon_values: tuple[tuple[int, ...], ...]
+    pays: tuple[int, ...]
 
     def __new__(cls, spaces: list[Space]) -> Track:
         track = super().__new__(cls, spaces)
@@ -242,6 +248,19 @@ class Track(tuple):
         track.next_special = tuple(nxt)
         ends = [s for s, k in enumerate(kinds) if k == K_END]
         track.end_start = ends[0] if ends else len(spaces)
+        # the standard spaces in order, and per space (and the start) where those after it begin
+        track.standard = tuple(s for s, k in enumerate(kinds) if k == K_STANDARD)
+        track.standard_after = tuple(
+            sum(1 for t in track.standard if t <= s) for s in (*range(len(spaces)), -1)
+        )
+        # per standard space: its icons as (place, place_farmland, p2, move, irrigate, norias,
+        # fruit, dirhems); per space: the dirhems paid on arrival
+        track.icon_values = tuple(
+            (sp.icons.place, sp.icons.place_farmland, sp.icons.p2, sp.icons.move,
+             sp.icons.irrigate, sp.icons.norias, sp.icons.fruit, sp.icons.dirhems)
+            for sp in spaces
+        )
+        track.pays = tuple(sp.icons.dirhems for sp in spaces)
         return track
 
 

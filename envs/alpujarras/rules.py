@@ -347,7 +347,7 @@ def _touch(state: AlpujarrasState, phase: int, action: int, p: int) -> None:
                 gv[G_FARM] += 1
                 gv[G_TOWN] += 1
                 gv[G_ZARA] += 1
-            elif not state.harvest_left and state.track[state.pos[p]].kind != C.END:
+            elif not state.harvest_left and not state.track.is_end[state.pos[p]]:
                 return
         if action in (DO_PLACE, DO_MOVE):
             return  # only the turn context changes
@@ -363,7 +363,7 @@ def _touch(state: AlpujarrasState, phase: int, action: int, p: int) -> None:
         gv[G_POS] += 1
         if state.solo:
             gv[G_ZARA] += 1  # a double turn
-        elif not state.track[action].icons.dirhems:
+        elif not state.track.pays[action]:
             return  # nothing is paid on arrival
     elif phase == _P_SWAP_RETURN or (phase == _P_MOVE_SOURCE and state.forced_dst < 0):
         return  # only the turn context changes

@@ -166,15 +166,14 @@ def die_turn(state: AlpujarrasState) -> int:
     roll = state.rolls.pop()
     pos = state.pos
     n = state.num_players
-    kinds = state.track.kinds
+    track = state.track
     mules = pos[:n]
     steps = roll
     target = -1
-    for s in range(pos[n] + 1, len(kinds) - 1):
-        kind = kinds[s]
-        if kind == _K_END:
-            break
-        if kind != _K_STANDARD or s in mules:
+    standard = track.standard
+    for k in range(track.standard_after[pos[n]], len(standard)):
+        s = standard[k]
+        if s in mules:
             continue
         steps -= 1
         if steps == 0:
@@ -182,7 +181,8 @@ def die_turn(state: AlpujarrasState) -> int:
             break
     if target < 0:
         target = zara.furthest_free_end(state)
-    place_piece(state, n, target)
+    pos[n] = target  # a standard or end space: spot 0 (place_piece)
+    state.spot[n] = 0
     return roll
 
 
@@ -200,7 +200,15 @@ def clear_visit(state: AlpujarrasState) -> None:
     state.harvest_left = False
     state.p2_first_farmland = -1
     state.p2_first_fruit = -1
-    clear_chain(state)
+    # clear_chain, inlined
+    state.chain = _C_NONE
+    state.sel_farmland = -1
+    state.move_src = -1
+    state.forced_dst = -1
+    state.swap_return = -1
+    state.pending_card = -1
+    state.spend_k = 0
+    state.p2_second = False
 
 
 def clear_chain(state: AlpujarrasState) -> None:
@@ -221,20 +229,19 @@ def arrive(state: AlpujarrasState, player: int, space: int) -> None:
     track = state.track
     if state.solo and not passes_die(state, space):
         state.double_turns -= 1  # ZARA-07
-    place_piece(state, player, space)
-    clear_visit(state)
     kind = track.kinds[space]
+    if track.single[space]:
+        state.pos[player] = space  # a standard or end space: spot 0 (place_piece)
+        state.spot[player] = 0
+    else:
+        place_piece(state, player, space)
+    clear_visit(state)
     if kind == _K_STANDARD:
-        icons = track[space].icons
-        state.pend_place = icons.place
-        state.place_target = icons.place_farmland
-        state.place_p2 = icons.place == 2  # Icons.p2
-        state.pend_move = icons.move
-        state.pend_irrigate = icons.irrigate
-        state.pend_norias = icons.norias
-        state.pend_fruit = icons.fruit
-        if icons.dirhems:
-            state.dirhems[player] += icons.dirhems  # ALP-36
+        (state.pend_place, state.place_target, state.place_p2, state.pend_move,
+         state.pend_irrigate, state.pend_norias, state.pend_fruit, dirhems) = \
+            track.icon_values[space]
+        if dirhems:
+            state.dirhems[player] += dirhems  # ALP-36
     elif kind == _K_MARKET:
         state.market_left = state.markets_used[player] < C.MAX_MARKET_ACTIONS  # ALP-37, ALP-41
     elif kind == _K_HARVEST:
@@ -285,7 +292,16 @@ def advance(state: AlpujarrasState) -> None:
                 zara.final_turn(state)  # ZARA-17
             finish(state, "")
             return
-        piece = rearmost(state)
+        # rearmost(state), inlined
+        piece, best = -1, 1 << 30
+        spot = state.spot
+        for i in range(len(pos)):
+            s = pos[i]
+            if is_end[s]:
+                continue
+            k = (s + 1) * _SPOTS + spot[i]
+            if k < best:
+                piece, best = i, k
         if piece < n:
             state.current_player = piece
             state.phase = _P_MOVE
