@@ -585,6 +585,7 @@ _T5 = _table(5.0)
 _T15 = _table(15.0)
 _T_POS = _table(float(S), S + 1)
 _T60 = _table(DIRHEM_SCALE, 256)
+_N60 = len(_T60)
 _ZEROS = memoryview(np.zeros(W_SIZE, dtype=np.float32))
 _CHANNEL_REQUIRES = tuple(ch.requires for ch in C.CHANNELS)
 
@@ -594,8 +595,9 @@ class _ObsCache:
 
     __slots__ = (
         "card_shown", "farm_fields", "farm_live", "farm_mule", "farm_rows", "farm_zara", "front",
-        "head_version", "last", "mv", "phase_at", "seen", "solo_seen", "token_dirhems",
-        "tokens_shown", "turn_shown", "view", "w", "zara_shown",
+        "head_version", "last", "mv", "phase_at", "seen", "solo_kinds_shown", "solo_seen",
+        "token_dirhems", "tokens_shown", "town_shown", "turn_shown", "view", "w", "zara_seen",
+        "zara_shown",
     )
 
     def __init__(self, w: np.ndarray) -> None:
@@ -613,10 +615,13 @@ class _ObsCache:
         self.farm_mule = -1
         self.farm_live = True
         self.tokens_shown = [-1] * MAX_SEATS  # per seat: its delivery tokens shown (a count)
+        self.town_shown: list = [None] * C.NUM_TOWNS  # per town: (tokens, award, farmers) shown
         self.token_dirhems = [0] * MAX_SEATS  # per seat: its tokens' dirhem sides
         self.card_shown = [-1] * MAX_SEATS  # per seat: its goal-card farmers shown
         self.solo_seen = -1
         self.zara_shown = -1  # Zara's delivery tokens shown (a count)
+        self.zara_seen = -1  # state.gv[G_ZARA] when Zara's part of the solo blocks was written
+        self.solo_kinds_shown = -1  # the player's tokens when the kinds delivered were written
         self.head_version = -1  # state.version when phase, meta and turn were written
         self.phase_at = -1  # where the phase one-hot shows a 1
         self.turn_shown = False  # whether the turn block holds anything
@@ -632,10 +637,13 @@ class _ObsCache:
         new.farm_mule = self.farm_mule
         new.farm_live = self.farm_live
         new.tokens_shown = list(self.tokens_shown)
+        new.town_shown = list(self.town_shown)
         new.token_dirhems = list(self.token_dirhems)
         new.card_shown = list(self.card_shown)
         new.solo_seen = self.solo_seen
         new.zara_shown = self.zara_shown
+        new.zara_seen = self.zara_seen
+        new.solo_kinds_shown = self.solo_kinds_shown
         new.head_version = self.head_version
         new.phase_at = self.phase_at
         new.turn_shown = self.turn_shown
@@ -760,19 +768,27 @@ def _render_grid(mv: memoryview, base: int, tokens: list[int]) -> None:
         mv[at] = 1.0 if mv[at] else 0.5
 
 
-def _render_town(state: AlpujarrasState, mv: memoryview) -> None:
-    """towns."""
+def _render_town(state: AlpujarrasState, cache: _ObsCache) -> None:
+    """towns, by difference: only the towns whose tokens, award or farmers changed get
+    rewritten."""
+    mv = cache.mv
+    shown = cache.town_shown
     n = state.num_players
     town_farmers = state.town_farmers
     towns = state.towns
     awards = state.awards
     award_ids = state.award_ids
     for w in range(C.NUM_TOWNS):
+        tokens = towns[w]
+        award = awards[w]
+        key = (tuple(tokens), award, [town_farmers[q][w] for q in range(n)])
+        if shown[w] == key:
+            continue
+        shown[w] = key
         base = _TOWN0 + w * _TOWN_WIDTH
         for q in range(n):
             mv[base + q] = _T5[town_farmers[q][w]]
-        _render_grid(mv, base + 4, towns[w])
-        award = awards[w]
+        _render_grid(mv, base + 4, tokens)
         mv[base + 24] = 1.0 if award == 0 else 0.0
         mv[base + 25] = 1.0 if award == 1 else 0.0
         mv[base + 26] = 1.0 if award == 2 else 0.0
@@ -822,7 +838,7 @@ def _render_seat(state: AlpujarrasState, cache: _ObsCache, q: int) -> None:
     mv[base + 5] = _T5[fruit[4]]
     mv[base + 6] = _T5[state.norias[q]]
     dirhems = state.dirhems[q]
-    mv[base + 7] = _scaled(_T60, dirhems)
+    mv[base + 7] = _T60[dirhems] if dirhems < _N60 else _scaled(_T60, dirhems)
     mv[base + 8] = _T15[state.supply[q]]
     mv[base + 9] = _T15[sum(state.farmers[q])]
     tokens = state.tokens[q]
@@ -833,7 +849,8 @@ def _render_seat(state: AlpujarrasState, cache: _ObsCache, q: int) -> None:
         mv[base + 10] = _T5[sum(state.town_farmers[q])]
         _render_grid(mv, base + 12, tokens)
         mv[base + 32] = _T5[state.markets_used[q]]
-    mv[base + 34] = _scaled(_T60, dirhems + cache.token_dirhems[q])
+    score = dirhems + cache.token_dirhems[q]
+    mv[base + 34] = _T60[score] if score < _N60 else _scaled(_T60, score)
     cards = state.card_farmers[q]
     carded = cards != cache.card_shown[q]
     done = state.goals_done[q]
@@ -871,25 +888,55 @@ def _render_solo_static(state: AlpujarrasState, mv: memoryview) -> None:
         mv[base + 9] = 1.0 if side.farmer else 0.0
 
 
+# per (zakat card, star side): (fruit wanted per kind, norias, dirhems, a farmer) (ZARA-09)
+_ZAKAT_COSTS = {
+    (i, star): (ZAKAT_FRUIT[i, star], side.norias, side.dirhems, side.farmer)
+    for i, sides in enumerate(C.ZAKAT_CARDS) for star, side in enumerate(sides)
+}
+
+
 def _render_solo(state: AlpujarrasState, cache: _ObsCache) -> None:
-    """What changes in zara, zakats and solo."""
+    """What changes in zara, zakats and solo: Zara's holdings, the zakats paid and the double
+    turns when G_ZARA moved on; what can be paid (can_pay_zakat, inlined) and the kinds
+    delivered every time."""
     mv = cache.mv
-    mv[_ZARA0] = _T15[state.zara_supply]
-    mv[_ZARA0 + 1] = _scaled(_T60, state.zara_dirhems)
-    mv[_ZARA0 + 2] = _scaled(_T60, effects.zara_score(state))
-    zara_tokens = state.zara_tokens
-    if len(zara_tokens) != cache.zara_shown:  # Zara's tokens only grow
-        cache.zara_shown = len(zara_tokens)
-        _render_grid(mv, _ZARA0 + 3, zara_tokens)
+    zara_version = state.gv[G_ZARA]
     paid = state.zakat_paid
+    if cache.zara_seen != zara_version:
+        cache.zara_seen = zara_version
+        mv[_ZARA0] = _T15[state.zara_supply]
+        zara_tokens = state.zara_tokens
+        if len(zara_tokens) != cache.zara_shown:  # Zara's tokens only grow
+            cache.zara_shown = len(zara_tokens)
+            _render_grid(mv, _ZARA0 + 3, zara_tokens)
+        dirhems = state.zara_dirhems
+        score = effects.zara_score(state)
+        mv[_ZARA0 + 1] = _T60[dirhems] if dirhems < _N60 else _scaled(_T60, dirhems)
+        mv[_ZARA0 + 2] = _T60[score] if score < _N60 else _scaled(_T60, score)
+        for i in range(C.NUM_ZAKAT_CARDS):
+            mv[_ZAKAT0 + i * _ZAKAT_WIDTH + 1] = 1.0 if paid[i] else 0.0
+        mv[_SOLO0] = _T5[state.double_turns]
+    fruit = state.fruit[0]
+    norias = state.norias[0]
+    dirhems = state.dirhems[0]
+    has_farmer = any(state.farmers[0])
+    stars = state.zakat_star
     for i in range(C.NUM_ZAKAT_CARDS):
-        base = _ZAKAT0 + i * _ZAKAT_WIDTH
-        mv[base + 1] = 1.0 if paid[i] else 0.0
-        mv[base + 10] = 1.0 if not paid[i] and can_pay_zakat(state, i) else 0.0
-    mv[_SOLO0] = _T5[state.double_turns]
-    kinds = {t // 10 for t in state.tokens[0]}
-    for t in range(C.NUM_FRUITS):
-        mv[_SOLO0 + 1 + t] = 1.0 if t in kinds else 0.0
+        payable = 0.0
+        if not paid[i]:
+            wanted, need_norias, need_dirhems, farmer = _ZAKAT_COSTS[i, 1 if stars[i] else 0]
+            if (norias >= need_norias and dirhems >= need_dirhems and (has_farmer or not farmer)
+                    and fruit[0] >= wanted[0] and fruit[1] >= wanted[1]
+                    and fruit[2] >= wanted[2] and fruit[3] >= wanted[3]
+                    and fruit[4] >= wanted[4]):
+                payable = 1.0
+        mv[_ZAKAT0 + i * _ZAKAT_WIDTH + 10] = payable
+    tokens = state.tokens[0]
+    if len(tokens) != cache.solo_kinds_shown:  # the kinds delivered change with a delivery
+        cache.solo_kinds_shown = len(tokens)
+        kinds = {t // 10 for t in tokens}
+        for t in range(C.NUM_FRUITS):
+            mv[_SOLO0 + 1 + t] = 1.0 if t in kinds else 0.0
 
 
 def _track_block(track: C.Track, layout: list[int], four: bool) -> np.ndarray:
@@ -937,7 +984,7 @@ def _fresh_template(n: int) -> np.ndarray:
     state = new_game(n, seed=0)
     cache = _ObsCache(_BASES[n].copy())
     _render_farm(state, cache)
-    _render_town(state, cache.mv)
+    _render_town(state, cache)
     for w in range(C.NUM_TOWNS):
         cache.mv[_TOWN0 + w * _TOWN_WIDTH + 4:_TOWN0 + w * _TOWN_WIDTH + 4 + TOKEN_GRID] = \
             _ZERO_GRID
@@ -989,15 +1036,21 @@ def _new_cache(state: AlpujarrasState) -> _ObsCache:
     _render_pos(state, cache)
     if fresh:
         towns = state.towns
+        awards = state.awards
+        shown = cache.town_shown
         for w_ in range(C.NUM_TOWNS):
             base = _TOWN0 + w_ * _TOWN_WIDTH + 4
-            for t in towns[w_]:
+            tokens = towns[w_]
+            for t in tokens:
                 at = base + _CELL[t]
                 mv[at] = 1.0 if mv[at] else 0.5
+            shown[w_] = (tuple(tokens), awards[w_], [0] * n)  # as _render_town keys it
         if state.solo:
             mv[_FARM0 + state.zara_farmland * _FARM_WIDTH + 12] = 1.0
             w[_SOLO_SPAN] = _fresh_solo(state)
             cache.zara_shown = 0
+            cache.zara_seen = state.gv[G_ZARA]
+            cache.solo_kinds_shown = 0
         # the template shows this state's farmlands (every new game's are alike but the mule)
         cache.farm_rows = [list(row) for row in state.farmers]
         cache.farm_fields = [list(crops) for crops in state.fields]
@@ -1005,7 +1058,7 @@ def _new_cache(state: AlpujarrasState) -> _ObsCache:
         cache.farm_mule = state.zara_farmland if state.solo else -1
         cache.farm_live = True
     else:
-        _render_town(state, mv)
+        _render_town(state, cache)
         _render_farm(state, cache)
         _render_chan(state, mv)
         for q in range(n):
@@ -1028,7 +1081,7 @@ def _refresh(state: AlpujarrasState, cache: _ObsCache) -> None:
     if seen[G_FARM] != gv[G_FARM]:
         _render_farm(state, cache)
     if seen[G_TOWN] != gv[G_TOWN]:
-        _render_town(state, cache.mv)
+        _render_town(state, cache)
     if seen[G_CHAN] != gv[G_CHAN]:
         _render_chan(state, cache.mv)
     for q in range(state.num_players):
