@@ -594,7 +594,8 @@ class _ObsCache:
     """The canonical vector of one state and what it shows (see above)."""
 
     __slots__ = (
-        "card_shown", "farm_fields", "farm_live", "farm_mule", "farm_rows", "farm_zara", "front",
+        "card_shown", "farm_fields", "farm_live", "farm_mule", "farm_rows", "farm_zara",
+        "farmers_shown", "front", "fruit_shown",
         "head_version", "last", "mv", "phase_at", "seen", "solo_kinds_shown", "solo_seen",
         "token_dirhems", "tokens_shown", "town_shown", "turn_shown", "view", "w", "zara_seen",
         "zara_shown",
@@ -618,6 +619,8 @@ class _ObsCache:
         self.town_shown: list = [None] * C.NUM_TOWNS  # per town: (tokens, award, farmers) shown
         self.token_dirhems = [0] * MAX_SEATS  # per seat: its tokens' dirhem sides
         self.card_shown = [-1] * MAX_SEATS  # per seat: its goal-card farmers shown
+        self.fruit_shown: list = [None] * MAX_SEATS  # per seat: a copy of its fruit shown
+        self.farmers_shown: list = [None] * MAX_SEATS  # per seat: a copy of its farmers shown
         self.solo_seen = -1
         self.zara_shown = -1  # Zara's delivery tokens shown (a count)
         self.zara_seen = -1  # state.gv[G_ZARA] when Zara's part of the solo blocks was written
@@ -640,6 +643,8 @@ class _ObsCache:
         new.town_shown = list(self.town_shown)
         new.token_dirhems = list(self.token_dirhems)
         new.card_shown = list(self.card_shown)
+        new.fruit_shown = list(self.fruit_shown)  # the copies are never changed in place
+        new.farmers_shown = list(self.farmers_shown)
         new.solo_seen = self.solo_seen
         new.zara_shown = self.zara_shown
         new.zara_seen = self.zara_seen
@@ -815,32 +820,44 @@ def _render_chan(state: AlpujarrasState, mv: memoryview) -> None:
         mv[_BAG0 + t] = _T3[bag[t]]
 
 
-# the goals that read only delivery tokens or town farmers: both change only by a delivery,
-# which adds a token, so they are checked again only when the seat's token count moved on
-_DELIVERY_GOALS = frozenset((2, 3, 6, 7, 8, 9))
-assert all(GOAL_CHECKS[g].__name__ in (
-    "three_identical_tokens", "three_different_tokens", "token_sequence", "all_twos_or_threes",
-    "farmer_in_four_towns", "two_farmers_two_towns") for g in _DELIVERY_GOALS)
+# What each goal requirement reads of a seat (goals.py): its fruit, its farmland farmers, or
+# what only a delivery changes (tokens, town farmers: a delivery always adds a token). A goal's
+# flag is checked again only when what it reads moved on.
+_FRUIT, _FARMERS, _DELIVERY = 0, 1, 2
+_GOAL_READS = (_FRUIT, _FRUIT, _DELIVERY, _DELIVERY, _FARMERS, _FARMERS, _DELIVERY, _DELIVERY,
+               _DELIVERY, _DELIVERY)
+assert [GOAL_CHECKS[g].__name__ for g in range(C.NUM_GOALS)] == [
+    "five_identical_fruit", "five_different_fruit", "three_identical_tokens",
+    "three_different_tokens", "two_farmers_two_farmlands", "three_farmers_one_farmland",
+    "token_sequence", "all_twos_or_threes", "farmer_in_four_towns", "two_farmers_two_towns"]
 
 
 def _render_seat(state: AlpujarrasState, cache: _ObsCache, q: int) -> None:
     """Seat q's `players` row (slot q of the canonical vector) and, in the multiplayer game, its
-    done_by slots and goal-met flags. What only a delivery changes (tokens, town farmers, market
-    actions) is rewritten when the seat's token count moved on, what only a goal changes when
-    its goal-card farmers did."""
+    done_by slots and goal-met flags, by parts: the fruit and the farmland farmers when they
+    differ from the copies shown, what only a delivery changes (tokens, town farmers, market
+    actions) when the seat's token count moved on, what only a goal changes when its goal-card
+    farmers did; the counters (norias, dirhems, supply, score) always."""
     mv = cache.mv
     base = _PLAYERS0 + q * _PLAYER_WIDTH
     fruit = state.fruit[q]
-    mv[base + 1] = _T5[fruit[0]]
-    mv[base + 2] = _T5[fruit[1]]
-    mv[base + 3] = _T5[fruit[2]]
-    mv[base + 4] = _T5[fruit[3]]
-    mv[base + 5] = _T5[fruit[4]]
+    fruit_moved = fruit != cache.fruit_shown[q]
+    if fruit_moved:
+        cache.fruit_shown[q] = list(fruit)
+        mv[base + 1] = _T5[fruit[0]]
+        mv[base + 2] = _T5[fruit[1]]
+        mv[base + 3] = _T5[fruit[2]]
+        mv[base + 4] = _T5[fruit[3]]
+        mv[base + 5] = _T5[fruit[4]]
+    farmers = state.farmers[q]
+    farmers_moved = farmers != cache.farmers_shown[q]
+    if farmers_moved:
+        cache.farmers_shown[q] = list(farmers)
+        mv[base + 9] = _T15[sum(farmers)]
     mv[base + 6] = _T5[state.norias[q]]
     dirhems = state.dirhems[q]
     mv[base + 7] = _T60[dirhems] if dirhems < _N60 else _scaled(_T60, dirhems)
     mv[base + 8] = _T15[state.supply[q]]
-    mv[base + 9] = _T15[sum(state.farmers[q])]
     tokens = state.tokens[q]
     delivered = len(tokens) != cache.tokens_shown[q]
     if delivered:
@@ -853,15 +870,16 @@ def _render_seat(state: AlpujarrasState, cache: _ObsCache, q: int) -> None:
     mv[base + 34] = _T60[score] if score < _N60 else _scaled(_T60, score)
     cards = state.card_farmers[q]
     carded = cards != cache.card_shown[q]
-    done = state.goals_done[q]
     if carded:
         cache.card_shown[q] = cards
         mv[base + 11] = _T5[cards]
-        mv[base + 33] = _T5[sum(done)]
-    if state.solo:
+        mv[base + 33] = _T5[sum(state.goals_done[q])]
+    if state.solo or not (fruit_moved or farmers_moved or delivered or carded):
         return
+    moved = (fruit_moved, farmers_moved, delivered)
     sides = state.goal_sides
     at = _MEETS_AT[q]
+    done = state.goals_done[q]
     for i in range(C.NUM_GOAL_CARDS):
         side = sides[i]
         if side < 0:
@@ -869,7 +887,7 @@ def _render_seat(state: AlpujarrasState, cache: _ObsCache, q: int) -> None:
         goal = 2 * i + side
         if carded:
             mv[_GOALS0 + i * _GOAL_WIDTH + 11 + q] = 1.0 if done[i] else 0.0
-        if delivered or goal not in _DELIVERY_GOALS:
+        if moved[_GOAL_READS[goal]]:
             mv[at[i]] = 1.0 if GOAL_CHECKS[goal](state, q) else 0.0
 
 
@@ -1170,6 +1188,7 @@ def _write_turn(state: AlpujarrasState, mv: memoryview) -> None:
         mv[_T_CARD_PENDING + state.pending_card] = 1.0
 
 
+_PROGRESS = [rear / S for rear in range(S + 1)]  # the rearmost mule's space + 1, over S
 _TURN0 = _OFF_TURN
 _TURN_END = SLICES["turn"].stop
 _ZERO_TURN = _ZEROS[:_TURN_END - _TURN0]
@@ -1187,9 +1206,9 @@ def _write_head(state: AlpujarrasState, cache: _ObsCache) -> None:
         mv[_PHASE0 + phase] = 1.0
     else:
         cache.phase_at = -1
-    mv[_STEPS_AT] = min(state.steps / STEP_SCALE, 1.0)
-    rear = min(state.pos[:state.num_players]) + 1
-    mv[_PROGRESS_AT] = rear / S
+    steps = state.steps
+    mv[_STEPS_AT] = steps / STEP_SCALE if steps < STEP_SCALE else 1.0
+    mv[_PROGRESS_AT] = _PROGRESS[min(state.pos[:state.num_players]) + 1]
     if cache.turn_shown:
         mv[_TURN0:_TURN_END] = _ZERO_TURN
         cache.turn_shown = False
