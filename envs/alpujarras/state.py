@@ -55,7 +55,8 @@ class AlpujarrasState(GameState):
     """
 
     __slots__ = (
-        *_ALL_FIELDS, "track", "version", "gv", "_mask", "_mask_version", "_obs_cache",
+        *_ALL_FIELDS, "track", "version", "gv", "_mask", "_mask_view", "_mask_version",
+        "_obs_cache",
         "_fresh",
     )
 
@@ -65,6 +66,7 @@ class AlpujarrasState(GameState):
         # one version per observation group (groups.G_*), bumped by rules.apply
         self.gv = [0] * NUM_GROUPS
         self._mask = np.zeros(N_ACTIONS, dtype=bool)
+        self._mask_view = rules.mask_view(self._mask)  # what rules.write_legal_mask writes
         self._mask_version = -1
         self._obs_cache = None  # observation.py's cache: the canonical vector and its versions
         # set by new_game: until the first action the observation starts from a shared template
@@ -209,6 +211,7 @@ class AlpujarrasState(GameState):
         new.version = self.version
         new.gv = list(self.gv)
         new._mask = np.zeros(N_ACTIONS, dtype=bool)
+        new._mask_view = rules.mask_view(new._mask)
         new._mask_version = -1
         cache = self._obs_cache
         # the cached vector is updated in place, so each state needs its own copy

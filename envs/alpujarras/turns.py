@@ -93,10 +93,13 @@ def move_targets(state: AlpujarrasState, player: int) -> list[int]:
     return out
 
 
-def write_move_mask(state: AlpujarrasState, player: int, mask, offset: int = 0) -> None:
-    """Set mask[offset + s] for every space `move_targets` lists (the mask's fast path: slices
-    of the track, then the occupied single spaces cleared); `mask` starts all False. Relies on
-    the end spaces closing the track, as in every valid layout (G-11)."""
+_ONES = memoryview(bytes([1]) * 256)
+
+
+def write_move_mask(state: AlpujarrasState, player: int, mask: memoryview) -> None:
+    """Set mask[s] = 1 for every space `move_targets` lists (the mask's fast path: slices of the
+    track, then the occupied single spaces cleared); `mask` is a byte view (format 'B') that
+    starts all 0. Relies on the end spaces closing the track, as in every valid layout (G-11)."""
     track = state.track
     pos = state.pos
     here = pos[player]
@@ -104,11 +107,11 @@ def write_move_mask(state: AlpujarrasState, player: int, mask, offset: int = 0) 
     single = track.single
     if not state.solo:
         # ALP-16, ALP-17, ALP-63: forward; single spaces (standard and end) only when free
-        mask[offset + here + 1:offset + length] = True
+        mask[here + 1:length] = _ONES[here + 1:length]
         for i in range(len(pos)):
             s = pos[i]
             if s > here and single[s] and i != player:
-                mask[offset + s] = False
+                mask[s] = 0
         return
     die_pos = pos[state.num_players]
     end = track.end_start
@@ -124,14 +127,15 @@ def write_move_mask(state: AlpujarrasState, player: int, mask, offset: int = 0) 
         low = end
     high = limit + 1 if limit >= 0 else end
     if low < high:
-        mask[offset + low:offset + high] = True
+        mask[low:high] = _ONES[low:high]
         if low <= die_pos < high and single[die_pos]:
-            mask[offset + die_pos] = False
+            mask[die_pos] = 0
     # ZARA-16: with the die at the end every free end space passes it
     if die_done or limit < 0:
-        mask[offset + max(end, here + 1):offset + length] = True
+        low = max(end, here + 1)
+        mask[low:length] = _ONES[low:length]
         if die_pos >= end and die_pos > here:
-            mask[offset + die_pos] = False
+            mask[die_pos] = 0
 
 
 def passes_die(state: AlpujarrasState, space: int) -> bool:
