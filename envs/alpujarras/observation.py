@@ -688,6 +688,12 @@ def _render_pos(state: AlpujarrasState, cache: _ObsCache) -> None:
         last[i] = now
 
 
+_ALL_FARMLANDS = (1 << C.NUM_FARMLANDS) - 1
+# per bit set of farmlands: the farmlands in it
+_FARMLAND_SETS = tuple(tuple(f for f in range(C.NUM_FARMLANDS) if bits >> f & 1)
+                       for bits in range(_ALL_FARMLANDS + 1))
+
+
 def _render_farm(state: AlpujarrasState, cache: _ObsCache) -> None:
     """farmlands with every seat's would-harvest flags, by difference: the farmer rows, fields,
     Zara's farmers and mule shown are kept as copies, and only the farmlands where they differ
@@ -700,36 +706,49 @@ def _render_farm(state: AlpujarrasState, cache: _ObsCache) -> None:
     live = not state.terminal
     mule = state.zara_farmland if solo else -1
     rows = cache.farm_rows
+    if rows is not None and live != cache.farm_live and not live:
+        # the game is over: no harvest is coming, every would-harvest flag goes to 0
+        cache.farm_live = False
+        mv = cache.mv
+        for q in range(n):
+            for at in _HARVEST_AT[q]:
+                mv[at] = 0.0
     if rows is None or live != cache.farm_live:
-        dirty = range(C.NUM_FARMLANDS)
+        dirty = _ALL_FARMLANDS
+        cache.farm_rows = [list(row) for row in farmers]
+        cache.farm_fields = [list(crops) for crops in fields]
+        cache.farm_zara = list(zara)
+        cache.farm_live = live
     else:
-        changed = set()
+        dirty = 0
         for q in range(n):
             row = farmers[q]
             old = rows[q]
             if row != old:
-                changed.update([f for f in range(C.NUM_FARMLANDS) if row[f] != old[f]])
-        if fields != cache.farm_fields:
-            old = cache.farm_fields
-            changed.update([f for f in range(C.NUM_FARMLANDS) if fields[f] != old[f]])
+                for f in range(C.NUM_FARMLANDS):
+                    if row[f] != old[f]:
+                        dirty |= 1 << f
+                rows[q] = list(row)
+        shown = cache.farm_fields
+        if fields != shown:
+            for f in range(C.NUM_FARMLANDS):
+                if fields[f] != shown[f]:
+                    dirty |= 1 << f
+                    shown[f] = list(fields[f])
         if zara != cache.farm_zara:
             old = cache.farm_zara
-            changed.update([f for f in range(C.NUM_FARMLANDS) if zara[f] != old[f]])
+            for f in range(C.NUM_FARMLANDS):
+                if zara[f] != old[f]:
+                    dirty |= 1 << f
+            cache.farm_zara = list(zara)
         if mule != cache.farm_mule:
-            changed.add(mule)
-            changed.add(cache.farm_mule)
-            changed.discard(-1)
-        if not changed:
+            dirty |= 1 << mule | 1 << cache.farm_mule  # both are farmlands: solo only
+        if not dirty:
             return
-        dirty = changed
-    cache.farm_rows = [list(row) for row in farmers]
-    cache.farm_fields = [list(crops) for crops in fields]
-    cache.farm_zara = list(zara)
     cache.farm_mule = mule
-    cache.farm_live = live
     mv = cache.mv
     ties = n >= 3
-    for f in dirty:
+    for f in _FARMLAND_SETS[dirty]:
         col = [farmers[q][f] for q in range(n)]
         z = zara[f]
         base = _FARM0 + f * _FARM_WIDTH
