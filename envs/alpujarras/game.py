@@ -35,19 +35,21 @@ def _check_option(name: str, value: Any, valid: tuple[int, ...]) -> int:
 
 def deal_towns(rng: np.random.Generator, tokens: list[int], per_town: int) -> list[list[int]]:
     """ALP-06, G-13: deal `per_town` tokens to each town, redealing until every town shows at
-    least three fruit kinds; each town's tokens are kept sorted (canonical slots)."""
-    kinds = [t // 10 for t in tokens]
-    count = len(tokens)
+    least three fruit kinds; each town's tokens are kept sorted (canonical slots).
+
+    Each deal shuffles the tokens in place of `rng.permutation(len(tokens))`: Generator.shuffle
+    on a list makes the same Fisher-Yates swaps from the same draws, so the deals (and the rest of
+    the stream) are those of the permutation."""
     spans = [(w * per_town, (w + 1) * per_town) for w in range(C.NUM_TOWNS)]
     least = C.MIN_KINDS_PER_TOWN
     for _ in range(MAX_DEALS):
-        order = rng.permutation(count).tolist()
-        dealt = [kinds[i] for i in order]
+        dealt = list(tokens)
+        rng.shuffle(dealt)
         for lo, hi in spans:
-            if len(set(dealt[lo:hi])) < least:
+            if len({t // 10 for t in dealt[lo:hi]}) < least:
                 break
         else:
-            return [sorted([tokens[i] for i in order[lo:hi]]) for lo, hi in spans]
+            return [sorted(dealt[lo:hi]) for lo, hi in spans]
     raise AssertionError("no valid deal found; the token data cannot satisfy ALP-06")
 
 
@@ -95,10 +97,12 @@ def new_game(
     s.num_players = n
     s.solo = solo
     # ALP-04, G-11: go, then market and harvest segments alternating (market first), then end
-    markets = C.MARKET_SEGMENTS
-    harvests = C.HARVEST_SEGMENTS
-    markets = [markets[i] for i in rng.permutation(len(markets)).tolist()]
-    harvests = [harvests[i] for i in rng.permutation(len(harvests)).tolist()]
+    # (shuffling a list in place makes the same swaps from the same draws as permuting its
+    # indices with rng.permutation: the same layout and the same stream afterwards)
+    markets = list(C.MARKET_SEGMENTS)
+    rng.shuffle(markets)
+    harvests = list(C.HARVEST_SEGMENTS)
+    rng.shuffle(harvests)
     first, second = (markets, harvests) if C.MARKET_FIRST else (harvests, markets)
     layout = [C.GO_SEGMENT]
     for pair in zip(first, second, strict=True):
@@ -111,7 +115,8 @@ def new_game(
     s.removed_tokens = list(removed)
     s.towns = deal_towns(rng, tokens, C.TOKENS_PER_TOWN[n])
     # ALP-07, ZARA-01: award tokens (none in the solo game)
-    s.award_ids = rng.permutation(C.NUM_TOWNS).tolist()
+    s.award_ids = award_ids = list(range(C.NUM_TOWNS))
+    rng.shuffle(award_ids)  # rng.permutation(NUM_TOWNS)
     s.awards = [C.AWARD_GONE if solo else C.AWARD_GREEN] * C.NUM_TOWNS
     # ALP-08, ZARA-01/02: goal cards, or zakat cards in the solo game
     if solo:
@@ -124,8 +129,8 @@ def new_game(
         s.zakat_star = [False] * C.NUM_ZAKAT_CARDS
     s.zakat_paid = [False] * C.NUM_ZAKAT_CARDS
     # ALP-09: the crop bag, in draw order (drawn from the end)
-    bag = _BAG
-    s.bag = [bag[i] for i in rng.permutation(len(bag)).tolist()]
+    s.bag = bag = list(_BAG)
+    rng.shuffle(bag)  # the draws of rng.permutation(len(bag))
     s.fields = [[-1] * C.EMPTY_FIELDS for _ in range(C.NUM_FARMLANDS)]
     s.channels = [False] * C.NUM_CHANNELS
     # ALP-10, ALP-11: players start with 15 farmers in supply and nothing else
@@ -142,7 +147,8 @@ def new_game(
     s.goals_done = [[False] * C.NUM_GOAL_CARDS for _ in range(n)]
     # ALP-12, ALP-13, G-09, ZARA-03: mules on the rear start spots in random order, the die on
     # the front one (solo: the player behind the die)
-    order = rng.permutation(n).tolist()
+    order = list(range(n))
+    rng.shuffle(order)  # rng.permutation(n)
     die = n <= 2
     s.pos = [-1] * (n + 1 if die else n)
     spot = [0] * (n + 1 if die else n)
