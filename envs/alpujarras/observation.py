@@ -594,11 +594,10 @@ class _ObsCache:
     """The canonical vector of one state and what it shows (see above)."""
 
     __slots__ = (
-        "card_shown", "farm_fields", "farm_live", "farm_mule", "farm_rows", "farm_zara",
-        "farmers_shown", "front", "fruit_shown",
-        "head_version", "last", "mv", "phase_at", "seen", "solo_kinds_shown", "solo_seen",
-        "token_dirhems", "tokens_shown", "town_shown", "turn_shown", "view", "w", "zara_seen",
-        "zara_shown",
+        "acting_shown", "card_shown", "farm_fields", "farm_live", "farm_mule", "farm_rows",
+        "farm_zara", "farmers_shown", "front", "fruit_shown", "head_version", "mv", "phase_at",
+        "pos_shown", "seen", "solo_kinds_shown", "solo_seen", "spot_shown", "token_dirhems",
+        "tokens_shown", "town_shown", "turn_shown", "view", "w", "zara_seen", "zara_shown",
     )
 
     def __init__(self, w: np.ndarray) -> None:
@@ -607,7 +606,10 @@ class _ObsCache:
         self.view = w[:OBS_SIZE]  # observer 0's observation
         self.front = w[:_MATERIAL_START]  # what every observer shares before the material
         self.seen: list[int] = []  # state.gv when the groups were last brought up to date
-        self.last: list = []  # per piece: the (space, spot, acting) shown
+        # per piece: the space and spot shown (-2: nothing yet); the acting mule shown (-1: none)
+        self.pos_shown: list[int] = []
+        self.spot_shown: list[int] = []
+        self.acting_shown = -1
         # the farmlands shown: copies of the farmer rows, fields and Zara's farmers, the mule,
         # whether the game was live (None: nothing shown yet)
         self.farm_rows: list | None = None
@@ -632,7 +634,9 @@ class _ObsCache:
     def copy(self) -> _ObsCache:
         new = _ObsCache(self.w.copy())
         new.seen = list(self.seen)
-        new.last = list(self.last)
+        new.pos_shown = list(self.pos_shown)
+        new.spot_shown = list(self.spot_shown)
+        new.acting_shown = self.acting_shown
         if self.farm_rows is not None:
             new.farm_rows = [list(row) for row in self.farm_rows]
             new.farm_fields = [list(f) for f in self.farm_fields]
@@ -656,36 +660,46 @@ class _ObsCache:
 
 
 def _render_pos(state: AlpujarrasState, cache: _ObsCache) -> None:
-    """occupancy, pieces and die, by difference: only the pieces whose (space, spot, acting)
-    changed get their entries rewritten (usually one or two)."""
+    """occupancy, pieces and die, by difference: the acting flag when the acting mule changed,
+    and only the pieces whose space or spot changed (usually one or two)."""
     mv = cache.mv
-    last = cache.last
     n = state.num_players
+    acting = state.current_player if not state.terminal else -1
+    shown = cache.acting_shown
+    if acting != shown:
+        if shown >= 0:
+            mv[_PIECES0 + shown * _PIECE_WIDTH + 4] = 0.0
+        if acting >= 0:
+            mv[_PIECES0 + acting * _PIECE_WIDTH + 4] = 1.0
+        cache.acting_shown = acting
     pos = state.pos
     spot = state.spot
+    pos_shown = cache.pos_shown
+    spot_shown = cache.spot_shown
+    if pos == pos_shown and spot == spot_shown:
+        return
     is_end = state.track.is_end
-    acting = state.current_player if not state.terminal else -1
     for i in range(len(pos)):
         s = pos[i]
-        now = (s, spot[i], i == acting)
-        before = last[i]
-        if before == now:
+        at = spot[i]
+        before = pos_shown[i]
+        if s == before and at == spot_shown[i]:
             continue
         if i < n:
             k = i
             base = _PIECES0 + i * _PIECE_WIDTH
-            mv[base + 4] = 1.0 if i == acting else 0.0
         else:
             k = 4
             base = _DIE0
-        if before is not None and before[0] >= 0:
-            mv[_OCC0 + before[0] * 5 + k] = 0.0
+        if before >= 0:
+            mv[_OCC0 + before * 5 + k] = 0.0
         if s >= 0:
             mv[_OCC0 + s * 5 + k] = 1.0
         mv[base + 1] = _T_POS[s + 1]
-        mv[base + 2] = _T4[spot[i]]
+        mv[base + 2] = _T4[at]
         mv[base + 3] = 1.0 if is_end[s] else 0.0
-        last[i] = now
+        pos_shown[i] = s
+        spot_shown[i] = at
 
 
 _ALL_FARMLANDS = (1 << C.NUM_FARMLANDS) - 1
@@ -1069,7 +1083,8 @@ def _new_cache(state: AlpujarrasState) -> _ObsCache:
             mv[_GOALS0 + i * _GOAL_WIDTH + goal] = 1.0
             # as static_part writes it: the float64 quotient cast to float32
             mv[_GOALS0 + i * _GOAL_WIDTH + C.NUM_GOALS] = C.GOAL_REWARDS[goal] / 5.0
-    cache.last = [None] * len(state.pos)
+    cache.pos_shown = [-2] * len(state.pos)
+    cache.spot_shown = [-1] * len(state.pos)
     _render_pos(state, cache)
     if fresh:
         towns = state.towns
