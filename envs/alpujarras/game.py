@@ -22,15 +22,23 @@ MAX_DEALS = 10_000
 
 def check_players(num_players: Any) -> int:
     """ALP-01: 2-4 players, or 1 for the solo game; anything else names the valid counts."""
+    if type(num_players) is int and num_players in C.PLAYER_COUNTS:
+        return num_players  # the common case, without SPEC's checks
     return SPEC.check_players(num_players)
 
 
 def _check_option(name: str, value: Any, valid: tuple[int, ...]) -> int:
+    if type(value) is int and value in valid:
+        return value
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value not in valid:
         raise InvalidConfigError(
             f"{name}={value!r}; valid values: {', '.join(map(str, valid))}"
         )
     return int(value)
+
+
+_SPANS = {k: [(w * k, (w + 1) * k) for w in range(C.NUM_TOWNS)]
+          for k in set(C.TOKENS_PER_TOWN.values())}  # per town size: each town's deal slice
 
 
 def deal_towns(rng: np.random.Generator, tokens: list[int], per_town: int) -> list[list[int]]:
@@ -40,7 +48,8 @@ def deal_towns(rng: np.random.Generator, tokens: list[int], per_town: int) -> li
     Each deal shuffles the tokens in place of `rng.permutation(len(tokens))`: Generator.shuffle
     on a list makes the same Fisher-Yates swaps from the same draws, so the deals (and the rest of
     the stream) are those of the permutation."""
-    spans = [(w * per_town, (w + 1) * per_town) for w in range(C.NUM_TOWNS)]
+    spans = _SPANS.get(per_town) or [(w * per_town, (w + 1) * per_town)
+                                      for w in range(C.NUM_TOWNS)]
     least = C.MIN_KINDS_PER_TOWN
     for _ in range(MAX_DEALS):
         dealt = list(tokens)
@@ -91,7 +100,7 @@ def new_game(
     dt = _check_option("double_turns", dt, C.DOUBLE_TURNS_RANGE)
     stars = _check_option("star_sides", 0 if star_sides is None else star_sides,
                           C.STAR_SIDES_RANGE)
-    rng = make_rng(seed)
+    rng = np.random.default_rng(seed) if type(seed) is int else make_rng(seed)
     four = C.four_player_side(n)
     s = AlpujarrasState()
     s.num_players = n
@@ -103,12 +112,10 @@ def new_game(
     rng.shuffle(markets)
     harvests = list(C.HARVEST_SEGMENTS)
     rng.shuffle(harvests)
-    first, second = (markets, harvests) if C.MARKET_FIRST else (harvests, markets)
-    layout = [C.GO_SEGMENT]
-    for pair in zip(first, second, strict=True):
-        layout += pair
-    layout.append(C.END_SEGMENT)
-    s.layout = layout
+    a, b = (markets, harvests) if C.MARKET_FIRST else (harvests, markets)
+    # four of each (components._validate)
+    s.layout = layout = [C.GO_SEGMENT, a[0], b[0], a[1], b[1], a[2], b[2], a[3], b[3],
+                         C.END_SEGMENT]
     s.track = track = C.build_track(tuple(layout), four)
     # ALP-05, ALP-06: tokens (one value-2 token per fruit removed with 1-3 players)
     tokens, removed = _TOKENS[four]
