@@ -1268,7 +1268,8 @@ def observe(state: AlpujarrasState, player: int, out: np.ndarray | None = None) 
         out[:] = cache.view
     else:
         out[:_MATERIAL_START] = cache.front
-        out[_MATERIAL_START:] = cache.w[_GATHER[state.num_players][player]]
+        # mode="wrap": the indices are all valid, and numpy skips its checked, buffered path
+        cache.w.take(_GATHER[state.num_players][player], out=out[_MATERIAL_START:], mode="wrap")
     return out
 
 
