@@ -1222,6 +1222,7 @@ def _write_turn(state: AlpujarrasState, mv: memoryview) -> None:
         mv[_T_CARD_PENDING + state.pending_card] = 1.0
 
 
+_FLOAT32 = np.dtype(np.float32)
 _PROGRESS = [rear / S for rear in range(S + 1)]  # the rearmost mule's space + 1, over S
 _TURN0 = _OFF_TURN
 _TURN_END = SLICES["turn"].stop
@@ -1268,8 +1269,12 @@ def observe(state: AlpujarrasState, player: int, out: np.ndarray | None = None) 
         out[:] = cache.view
     else:
         out[:_MATERIAL_START] = cache.front
-        # mode="wrap": the indices are all valid, and numpy skips its checked, buffered path
-        cache.w.take(_GATHER[state.num_players][player], out=out[_MATERIAL_START:], mode="wrap")
+        index = _GATHER[state.num_players][player]
+        if out.dtype is _FLOAT32:
+            # mode="wrap": the indices are all valid, and numpy skips its checked, buffered path
+            cache.w.take(index, out=out[_MATERIAL_START:], mode="wrap")
+        else:
+            out[_MATERIAL_START:] = cache.w[index]
     return out
 
 

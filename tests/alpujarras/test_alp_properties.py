@@ -314,3 +314,21 @@ def test_market_and_harvest_get_visited_in_random_play():
         totals["awards"] += sum(a != C.AWARD_GREEN for a in state.awards)
     assert all(v > 10 for v in totals.values()), totals
     assert CARD0 > DO_PLACE
+
+
+def test_observe_writes_into_any_float_vector():
+    """`observe(p, out)` fills float64 and strided vectors with the same values as a fresh
+    float32 one, for every seat."""
+    for n in PLAYER_COUNTS:
+        state = new_game(n, seed=11)
+        rng = np.random.default_rng(11)
+        for _ in range(5):
+            state.apply(short_move_policy(state, rng))
+        for p in range(n):
+            reference = state.observe(p)
+            wide = np.full(reference.size, -1.0)
+            state.observe(p, wide)
+            np.testing.assert_array_equal(wide, reference)
+            strided = np.full(2 * reference.size, -1.0, np.float32)[::2]
+            state.observe(p, strided)
+            np.testing.assert_array_equal(strided, reference)
