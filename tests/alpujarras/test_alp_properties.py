@@ -332,3 +332,19 @@ def test_observe_writes_into_any_float_vector():
             strided = np.full(2 * reference.size, -1.0, np.float32)[::2]
             state.observe(p, strided)
             np.testing.assert_array_equal(strided, reference)
+
+
+def test_farmer_goal_predicates_match_their_counting_definitions():
+    """ALP-55, ALP-59, ALP-60: the farmer-count goals equal their plain counting definitions for
+    every farmer spread (up to 3 per farmland or town)."""
+    from itertools import product
+
+    from huerta.envs.alpujarras import goals
+
+    state = new_game(2, seed=0)
+    for spread in product(range(4), repeat=C.NUM_FARMLANDS):
+        state.farmers[0] = list(spread)
+        state.town_farmers[0] = list(spread)
+        assert goals.two_farmers_two_farmlands(state, 0) == (sum(x >= 2 for x in spread) >= 2)
+        assert goals.farmer_in_four_towns(state, 0) == (sum(x >= 1 for x in spread) >= 4)
+        assert goals.two_farmers_two_towns(state, 0) == (sum(x >= 2 for x in spread) >= 2)
