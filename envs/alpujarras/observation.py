@@ -15,6 +15,7 @@ only the phase, the step counter and the turn context are written on every call.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -595,9 +596,10 @@ class _ObsCache:
 
     __slots__ = (
         "acting_shown", "card_shown", "farm_fields", "farm_live", "farm_mule", "farm_rows",
-        "farm_zara", "farmers_shown", "front", "fruit_shown", "head_version", "mv", "phase_at",
-        "pos_shown", "seen", "solo_kinds_shown", "solo_seen", "spot_shown", "token_dirhems",
-        "tokens_shown", "town_shown", "turn_shown", "view", "w", "zara_seen", "zara_shown",
+        "farm_zara", "farmers_shown", "front", "fruit_shown", "goal_plan", "head_version", "mv",
+        "phase_at", "pos_shown", "seen", "solo_kinds_shown", "solo_seen", "spot_shown",
+        "token_dirhems", "tokens_shown", "town_shown", "turn_shown", "view", "w", "zara_seen",
+        "zara_shown",
     )
 
     def __init__(self, w: np.ndarray) -> None:
@@ -621,6 +623,7 @@ class _ObsCache:
         self.town_shown: list = [None] * C.NUM_TOWNS  # per town: (tokens, award, farmers) shown
         self.token_dirhems = [0] * MAX_SEATS  # per seat: its tokens' dirhem sides
         self.card_shown = [-1] * MAX_SEATS  # per seat: its goal-card farmers shown
+        self.goal_plan: tuple = ((), (), ())  # _goal_plan of the goals shown
         self.fruit_shown: list = [None] * MAX_SEATS  # per seat: a copy of its fruit shown
         self.farmers_shown: list = [None] * MAX_SEATS  # per seat: a copy of its farmers shown
         self.solo_seen = -1
@@ -647,6 +650,7 @@ class _ObsCache:
         new.town_shown = list(self.town_shown)
         new.token_dirhems = list(self.token_dirhems)
         new.card_shown = list(self.card_shown)
+        new.goal_plan = self.goal_plan
         new.fruit_shown = list(self.fruit_shown)  # the copies are never changed in place
         new.farmers_shown = list(self.farmers_shown)
         new.solo_seen = self.solo_seen
@@ -909,19 +913,33 @@ def _render_seat(state: AlpujarrasState, cache: _ObsCache, q: int) -> None:
         mv[base + 33] = _T5[sum(state.goals_done[q])]
     if state.solo or not (fruit_moved or farmers_moved or delivered or carded):
         return
-    moved = (fruit_moved, farmers_moved, delivered)
-    sides = state.goal_sides
-    at = _MEETS_AT[q]
-    done = state.goals_done[q]
-    for i in range(C.NUM_GOAL_CARDS):
-        side = sides[i]
-        if side < 0:
-            continue
-        goal = 2 * i + side
-        if carded:
+    if carded:
+        done = state.goals_done[q]
+        for i in range(C.NUM_GOAL_CARDS):
             mv[_GOALS0 + i * _GOAL_WIDTH + 11 + q] = 1.0 if done[i] else 0.0
-        if moved[_GOAL_READS[goal]]:
-            mv[at[i]] = 1.0 if GOAL_CHECKS[goal](state, q) else 0.0
+    at = _MEETS_AT[q]
+    by_reads = cache.goal_plan
+    if fruit_moved:
+        for i, check in by_reads[_FRUIT]:
+            mv[at[i]] = 1.0 if check(state, q) else 0.0
+    if farmers_moved:
+        for i, check in by_reads[_FARMERS]:
+            mv[at[i]] = 1.0 if check(state, q) else 0.0
+    if delivered:
+        for i, check in by_reads[_DELIVERY]:
+            mv[at[i]] = 1.0 if check(state, q) else 0.0
+
+
+@lru_cache(maxsize=64)
+def _goal_plan(sides: tuple[int, ...]) -> tuple[tuple[tuple[int, Callable], ...], ...]:
+    """Per input (_FRUIT, _FARMERS, _DELIVERY): the (card, requirement check) pairs of the goals
+    shown that read it (a multiplayer game shows a goal on every card)."""
+    plan: list[list] = [[], [], []]
+    for i, side in enumerate(sides):
+        if side >= 0:
+            goal = 2 * i + side
+            plan[_GOAL_READS[goal]].append((i, GOAL_CHECKS[goal]))
+    return tuple(tuple(part) for part in plan)
 
 
 def _render_solo_static(state: AlpujarrasState, mv: memoryview) -> None:
@@ -1034,6 +1052,7 @@ def _fresh_template(n: int) -> np.ndarray:
 
     state = new_game(n, seed=0)
     cache = _ObsCache(_BASES[n].copy())
+    cache.goal_plan = _goal_plan(tuple(state.goal_sides))
     _render_farm(state, cache)
     _render_town(state, cache)
     for w in range(C.NUM_TOWNS):
@@ -1083,6 +1102,7 @@ def _new_cache(state: AlpujarrasState) -> _ObsCache:
             mv[_GOALS0 + i * _GOAL_WIDTH + goal] = 1.0
             # as static_part writes it: the float64 quotient cast to float32
             mv[_GOALS0 + i * _GOAL_WIDTH + C.NUM_GOALS] = C.GOAL_REWARDS[goal] / 5.0
+    cache.goal_plan = _goal_plan(tuple(state.goal_sides))
     cache.pos_shown = [-2] * len(state.pos)
     cache.spot_shown = [-1] * len(state.pos)
     _render_pos(state, cache)
