@@ -286,26 +286,24 @@ def advance(state: AlpujarrasState) -> None:
     the game ends when every mule is on the end track (ALP-65, ZARA-19)."""
     n = state.num_players
     pos = state.pos
+    spot = state.spot
+    pieces = len(pos)  # the mules, then the die where it is in play
     is_end = state.track.is_end
     while True:
-        for i in range(n):
-            if not is_end[pos[i]]:
-                break
-        else:
-            if state.solo and not is_end[pos[n]]:
-                zara.final_turn(state)  # ZARA-17
-            finish(state, "")
-            return
-        # rearmost(state), inlined
+        # rearmost(state), inlined, and whether a mule is still off the end track
         piece, best = -1, 1 << 30
-        spot = state.spot
-        for i in range(len(pos)):
+        for i in range(pieces):
             s = pos[i]
             if is_end[s]:
                 continue
             k = (s + 1) * _SPOTS + spot[i]
             if k < best:
                 piece, best = i, k
+        if piece < 0 or (piece >= n and all([is_end[pos[i]] for i in range(n)])):
+            if state.solo and not is_end[pos[n]]:
+                zara.final_turn(state)  # ZARA-17
+            finish(state, "")
+            return
         if piece < n:
             state.current_player = piece
             state.phase = _P_MOVE
