@@ -451,9 +451,9 @@ def _field_offsets(fields: Fields) -> dict[str, int]:
 # slots in absolute seat order (slot q shows seat q), followed by the observer-dependent hints of
 # seats 1-3 (would-harvest flags, goals met). Observer 0's observation is w[:OBS_SIZE]; observer
 # p's gathers the material blocks through a fixed index that rotates the seat slots and picks
-# p's hints. `state.gv` holds one version per group of state (rules.apply bumps the groups an
-# action can change); the cache remembers the versions it shows and rewrites only the groups
-# that moved on, once for every observer. Values are written through a memoryview from tables
+# p's hints. `state.dirty` has one bit per group of state (rules.apply sets the groups an action
+# can change); the cache rewrites only the groups marked, once for every observer, and clears the
+# bits. Values are written through a memoryview from tables
 # of exactly the float32 values the reference's scaling gives (fl32(v) * fl32(1 / scale)).
 
 _OCC0 = SLICES["occupancy"].start
@@ -597,9 +597,8 @@ class _ObsCache:
     __slots__ = (
         "acting_shown", "card_shown", "farm_fields", "farm_live", "farm_mule", "farm_rows",
         "farm_zara", "farmers_shown", "front", "fruit_shown", "goal_plan", "head_version", "mv",
-        "phase_at", "pos_shown", "seen", "solo_kinds_shown", "solo_seen", "spot_shown",
-        "token_dirhems", "tokens_shown", "town_shown", "turn_shown", "view", "w", "zara_seen",
-        "zara_shown",
+        "phase_at", "pos_shown", "solo_kinds_shown", "spot_shown", "token_dirhems", "tokens_shown",
+        "town_shown", "turn_shown", "view", "w", "zara_shown",
     )
 
     def __init__(self, w: np.ndarray) -> None:
@@ -607,7 +606,6 @@ class _ObsCache:
         self.mv = memoryview(w)
         self.view = w[:OBS_SIZE]  # observer 0's observation
         self.front = w[:_MATERIAL_START]  # what every observer shares before the material
-        self.seen: list[int] = []  # state.gv when the groups were last brought up to date
         # per piece: the space and spot shown (-2: nothing yet); the acting mule shown (-1: none)
         self.pos_shown: list[int] = []
         self.spot_shown: list[int] = []
@@ -626,9 +624,7 @@ class _ObsCache:
         self.goal_plan: tuple = ((), (), ())  # _goal_plan of the goals shown
         self.fruit_shown: list = [None] * MAX_SEATS  # per seat: a copy of its fruit shown
         self.farmers_shown: list = [None] * MAX_SEATS  # per seat: a copy of its farmers shown
-        self.solo_seen = -1
         self.zara_shown = -1  # Zara's delivery tokens shown (a count)
-        self.zara_seen = -1  # state.gv[G_ZARA] when Zara's part of the solo blocks was written
         self.solo_kinds_shown = -1  # the player's tokens when the kinds delivered were written
         self.head_version = -1  # state.version when phase, meta and turn were written
         self.phase_at = -1  # where the phase one-hot shows a 1
@@ -636,7 +632,6 @@ class _ObsCache:
 
     def copy(self) -> _ObsCache:
         new = _ObsCache(self.w.copy())
-        new.seen = list(self.seen)
         new.pos_shown = list(self.pos_shown)
         new.spot_shown = list(self.spot_shown)
         new.acting_shown = self.acting_shown
@@ -653,9 +648,7 @@ class _ObsCache:
         new.goal_plan = self.goal_plan
         new.fruit_shown = list(self.fruit_shown)  # the copies are never changed in place
         new.farmers_shown = list(self.farmers_shown)
-        new.solo_seen = self.solo_seen
         new.zara_shown = self.zara_shown
-        new.zara_seen = self.zara_seen
         new.solo_kinds_shown = self.solo_kinds_shown
         new.head_version = self.head_version
         new.phase_at = self.phase_at
@@ -964,15 +957,13 @@ _ZAKAT_COSTS = {
 }
 
 
-def _render_solo(state: AlpujarrasState, cache: _ObsCache) -> None:
+def _render_solo(state: AlpujarrasState, cache: _ObsCache, zara_moved: bool) -> None:
     """What changes in zara, zakats and solo: Zara's holdings, the zakats paid and the double
-    turns when G_ZARA moved on; what can be paid (can_pay_zakat, inlined) and the kinds
+    turns when `zara_moved` (G_ZARA); what can be paid (can_pay_zakat, inlined) and the kinds
     delivered every time."""
     mv = cache.mv
-    zara_version = state.gv[G_ZARA]
     paid = state.zakat_paid
-    if cache.zara_seen != zara_version:
-        cache.zara_seen = zara_version
+    if zara_moved:
         mv[_ZARA0] = _T15[state.zara_supply]
         zara_tokens = state.zara_tokens
         if len(zara_tokens) != cache.zara_shown:  # Zara's tokens only grow
@@ -1074,7 +1065,7 @@ def _fresh_solo(state: AlpujarrasState) -> np.ndarray:
     if block is None:
         cache = _ObsCache(np.zeros(W_SIZE, dtype=np.float32))
         _render_solo_static(state, cache.mv)
-        _render_solo(state, cache)
+        _render_solo(state, cache, True)
         block = _FRESH_SOLO[key] = cache.w[_SOLO_SPAN].copy()
     return block
 
@@ -1121,7 +1112,6 @@ def _new_cache(state: AlpujarrasState) -> _ObsCache:
             mv[_FARM0 + state.zara_farmland * _FARM_WIDTH + 12] = 1.0
             w[_SOLO_SPAN] = _fresh_solo(state)
             cache.zara_shown = 0
-            cache.zara_seen = state.gv[G_ZARA]
             cache.solo_kinds_shown = 0
         # the template shows this state's farmlands (every new game's are alike but the mule)
         cache.farm_rows = [list(row) for row in state.farmers]
@@ -1137,38 +1127,32 @@ def _new_cache(state: AlpujarrasState) -> _ObsCache:
             _render_seat(state, cache, q)
         if state.solo:
             _render_solo_static(state, mv)
-            _render_solo(state, cache)
-    gv = state.gv
-    cache.solo_seen = gv[G_ZARA] + gv[G_SEAT]
-    cache.seen = list(gv)
+            _render_solo(state, cache, True)
+    state.dirty = 0
     return cache
 
 
-def _refresh(state: AlpujarrasState, cache: _ObsCache) -> None:
-    """Rewrite the groups whose versions moved on since the cache was written."""
-    gv = state.gv
-    seen = cache.seen
-    if seen[G_POS] != gv[G_POS]:
+def _refresh(state: AlpujarrasState, cache: _ObsCache, dirty: int) -> None:
+    """Rewrite the groups marked in `dirty` (state.dirty), then clear the marks."""
+    if dirty & G_POS:
         _render_pos(state, cache)
-    if seen[G_FARM] != gv[G_FARM]:
+    if dirty & G_FARM:
         _render_farm(state, cache)
-    if seen[G_TOWN] != gv[G_TOWN]:
+    if dirty & G_TOWN:
         _render_town(state, cache)
-    if seen[G_CHAN] != gv[G_CHAN]:
+    if dirty & G_CHAN:
         _render_chan(state, cache.mv)
     for q in range(state.num_players):
-        if seen[G_SEAT + q] != gv[G_SEAT + q]:
+        if dirty & G_SEAT[q]:
             _render_seat(state, cache, q)
-    if state.solo:
+    if state.solo and dirty & _SOLO_GROUPS:
         # Zara's holdings, the zakats paid and the double turns move with G_ZARA; what can be
         # paid and the kinds delivered with the player's holdings
-        key = gv[G_ZARA] + gv[G_SEAT]
-        if cache.solo_seen != key:
-            _render_solo(state, cache)
-            cache.solo_seen = key
-    cache.seen = list(gv)
+        _render_solo(state, cache, bool(dirty & G_ZARA))
+    state.dirty = 0
 
 
+_SOLO_GROUPS = G_ZARA | G_SEAT[0]
 _PHASE0 = _OFF_PHASE
 _STEPS_AT = _OFF_META + 6
 _PROGRESS_AT = _OFF_META + 7
@@ -1281,8 +1265,8 @@ def observe(state: AlpujarrasState, player: int, out: np.ndarray | None = None) 
     cache = state._obs_cache
     if cache is None:
         cache = state._obs_cache = _new_cache(state)
-    elif cache.seen != state.gv:
-        _refresh(state, cache)
+    elif state.dirty:
+        _refresh(state, cache, state.dirty)
     if cache.head_version != state.version:
         _write_head(state, cache)
     if player == 0:

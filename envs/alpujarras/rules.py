@@ -296,32 +296,28 @@ def apply(state: AlpujarrasState, action: int) -> None:
     p = state.current_player
     state.steps += 1
     state.version += 1
-    # the two commonest decisions take a short way (the same versions as `_touch` bumps)
+    # the two commonest decisions take a short way (the same groups as `_touch` marks)
     if phase == _P_MOVE:
-        gv = state.gv
-        gv[G_POS] += 1
         if state.solo:
-            gv[G_ZARA] += 1  # a double turn
-            gv[G_SEAT + p] += 1
+            state.dirty |= G_POS | G_ZARA | G_SEAT[p]  # a double turn
         elif state.track.pays[action]:
-            gv[G_SEAT + p] += 1
+            state.dirty |= G_POS | G_SEAT[p]
+        else:
+            state.dirty |= G_POS
         turns.arrive(state, p, action)
     elif action == END_TURN and phase == _P_ACTION:
-        gv = state.gv
-        gv[G_POS] += 1
         if state.solo:
-            gv[G_FARM] += 1
-            gv[G_TOWN] += 1
-            gv[G_ZARA] += 1
-            gv[G_SEAT + p] += 1
+            state.dirty |= G_POS | G_FARM | G_TOWN | G_ZARA | G_SEAT[p]
         elif state.harvest_left or state.track.is_end[state.pos[p]]:
-            gv[G_SEAT + p] += 1
+            state.dirty |= G_POS | G_SEAT[p]
+        else:
+            state.dirty |= G_POS
         turns.end_turn(state)
     else:
         _touch(state, phase, action, p)
         _transition(state, phase, p, action)
     if state.terminal:
-        state.gv[G_FARM] += 1  # the harvest hints go to zero once the game is over
+        state.dirty |= G_FARM  # the harvest hints go to zero once the game is over
 
 
 def _transition(state: AlpujarrasState, phase: int, p: int, action: int) -> None:
@@ -367,44 +363,42 @@ def _transition(state: AlpujarrasState, phase: int, p: int, action: int) -> None
 
 
 def _touch(state: AlpujarrasState, phase: int, action: int, p: int) -> None:
-    """Bump the versions of the observation groups `action` can change (a superset: the caches
-    are then rebuilt for them). Only END_TURN reaches other seats, the die and Zara."""
-    gv = state.gv
+    """Mark the observation groups `action` can change (a superset: the cache then rewrites
+    them). Only END_TURN reaches other seats, the die and Zara."""
+    bits = 0
     if phase == _P_ACTION:
         if action == END_TURN:
             # the next piece to act and the die move; the actor's holdings change only by the
             # automatic harvest or the end-track sale; Zara's turns change her farmers, the towns
-            # and her holdings; the end of the game is bumped after the transition
-            gv[G_POS] += 1
+            # and her holdings; the end of the game is marked after the transition
+            bits = G_POS
             if state.solo:
-                gv[G_FARM] += 1
-                gv[G_TOWN] += 1
-                gv[G_ZARA] += 1
+                bits |= G_FARM | G_TOWN | G_ZARA
             elif not state.harvest_left and not state.track.is_end[state.pos[p]]:
+                state.dirty |= bits
                 return
         if action in (DO_PLACE, DO_MOVE):
+            state.dirty |= bits
             return  # only the turn context changes
         if CHANNEL0 <= action < DELIVER0:
-            gv[G_FARM] += 1
-            gv[G_CHAN] += 1
+            bits |= G_FARM | G_CHAN
         elif DELIVER0 <= action < CARD0:
-            gv[G_FARM] += 1
-            gv[G_TOWN] += 1
+            bits |= G_FARM | G_TOWN
         elif action >= CARD0:
-            gv[G_ZARA] += 1
+            bits |= G_ZARA
     elif phase == _P_MOVE:
-        gv[G_POS] += 1
+        bits = G_POS
         if state.solo:
-            gv[G_ZARA] += 1  # a double turn
+            bits |= G_ZARA  # a double turn
         elif not state.track.pays[action]:
+            state.dirty |= bits
             return  # nothing is paid on arrival
     elif phase == _P_SWAP_RETURN or (phase == _P_MOVE_SOURCE and state.forced_dst < 0):
         return  # only the turn context changes
     elif phase in (_P_PLACE_FARMLAND, _P_MOVE_SOURCE, _P_MOVE_TARGET,
                    _P_GOAL_FARMER, _P_ZAKAT_FARMER):
-        gv[G_FARM] += 1
-        gv[G_ZARA] += 1
-    gv[G_SEAT + p] += 1
+        bits = G_FARM | G_ZARA
+    state.dirty |= bits | G_SEAT[p]
 
 
 def _apply_action(state: AlpujarrasState, p: int, action: int) -> None:

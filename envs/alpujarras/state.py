@@ -19,7 +19,7 @@ from ..core.errors import CorruptRecordError
 from . import components as C
 from . import observation, rules
 from .actions import N_ACTIONS
-from .groups import NUM_GROUPS
+from .groups import ALL_GROUPS
 
 _INT_FIELDS = (
     "num_players", "current_player", "phase", "steps", "turns", "pend_place", "place_target",
@@ -55,7 +55,7 @@ class AlpujarrasState(GameState):
     """
 
     __slots__ = (
-        *_ALL_FIELDS, "track", "version", "gv", "_mask", "_mask_view", "_mask_version",
+        *_ALL_FIELDS, "track", "version", "dirty", "_mask", "_mask_view", "_mask_version",
         "_obs_cache",
         "_fresh",
     )
@@ -63,8 +63,9 @@ class AlpujarrasState(GameState):
     def __init__(self) -> None:
         self.track: tuple[C.Space, ...] = ()
         self.version = 0  # bumped by every action: the mask cache key
-        # one version per observation group (groups.G_*), bumped by rules.apply
-        self.gv = [0] * NUM_GROUPS
+        # the observation groups (groups.G_*) changed since the cache last looked: set by
+        # rules.apply, cleared by observation.observe
+        self.dirty = ALL_GROUPS
         self._mask = np.zeros(N_ACTIONS, dtype=bool)
         self._mask_view = rules.mask_view(self._mask)  # what rules.write_legal_mask writes
         self._mask_version = -1
@@ -76,7 +77,7 @@ class AlpujarrasState(GameState):
         """Drop cached masks and observation parts; call after editing fields by hand."""
         self.track = C.build_track(tuple(self.layout), C.four_player_side(self.num_players))
         self.version += 1
-        self.gv = [v + 1 for v in self.gv]
+        self.dirty = ALL_GROUPS
         self._mask_version = -1
         self._obs_cache = None
         self._fresh = False
@@ -209,7 +210,7 @@ class AlpujarrasState(GameState):
             setattr(new, name, [list(x) for x in getattr(self, name)])
         new.track = self.track
         new.version = self.version
-        new.gv = list(self.gv)
+        new.dirty = self.dirty
         new._mask = np.zeros(N_ACTIONS, dtype=bool)
         new._mask_view = rules.mask_view(new._mask)
         new._mask_version = -1
