@@ -51,15 +51,30 @@ def deal_towns(rng: np.random.Generator, tokens: list[int], per_town: int) -> li
     spans = _SPANS.get(per_town) or [(w * per_town, (w + 1) * per_town)
                                       for w in range(C.NUM_TOWNS)]
     least = C.MIN_KINDS_PER_TOWN
+    bit = _KIND_BIT
+    kinds = _KINDS
     for _ in range(MAX_DEALS):
         dealt = list(tokens)
         rng.shuffle(dealt)
-        for lo, hi in spans:
-            if len({t // 10 for t in dealt[lo:hi]}) < least:
-                break
+        # how many fruit kinds a town shows: the bits of its tokens' kinds, counted (unrolled
+        # for the dealt sizes 4 and 5)
+        if per_town == 4:
+            ok = all([kinds[bit[dealt[lo]] | bit[dealt[lo + 1]] | bit[dealt[lo + 2]]
+                            | bit[dealt[lo + 3]]] >= least for lo, _hi in spans])
+        elif per_town == 5:
+            ok = all([kinds[bit[dealt[lo]] | bit[dealt[lo + 1]] | bit[dealt[lo + 2]]
+                            | bit[dealt[lo + 3]] | bit[dealt[lo + 4]]] >= least
+                      for lo, _hi in spans])
         else:
+            ok = all(len({t // 10 for t in dealt[lo:hi]}) >= least for lo, hi in spans)
+        if ok:
             return [sorted(dealt[lo:hi]) for lo, hi in spans]
     raise AssertionError("no valid deal found; the token data cannot satisfy ALP-06")
+
+
+# per token value (10 x fruit + value): the bit of its fruit kind; per set of kind bits: how many
+_KIND_BIT = [1 << (t // 10) for t in range(10 * C.NUM_FRUITS)]
+_KINDS = [bin(bits).count("1") for bits in range(1 << C.NUM_FRUITS)]
 
 
 def _side_tokens(four: bool) -> tuple[list[int], list[int]]:
