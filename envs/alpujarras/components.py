@@ -12,7 +12,7 @@ spaces 0 … 14; goal cards 0 … 4 showing goal 2k or 2k+1; zakat cards 0 … 4
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 
 # --- farmlands, towns and fruit (G-01, G-02, G-03) ---------------------------------------------
 
@@ -205,24 +205,101 @@ class Space:
     ratio: int = 0  # end spaces: fruit per dirhem
 
 
+# space kinds as small ints, for the hot paths (Track.kinds)
+K_STANDARD, K_MARKET, K_HARVEST, K_END, K_START = range(5)
+KIND_IDS = {STANDARD: K_STANDARD, MARKET: K_MARKET, HARVEST: K_HARVEST, END: K_END}
+
+
+class Track(tuple):
+    """The assembled track: a tuple of `Space`s plus derived lookup tables for the hot paths.
+
+    Each table has one entry per space and one more at the end for the start spots, so that
+    `table[pos]` also answers for pos = -1: `kinds` (K_* ints, K_START for the start spots),
+    `is_end`, `special` (market or harvest), `single` (standard or end: one piece only) and
+    `next_special` (the first market or harvest space after it, -1 if none), `standard_after`
+    (where the standard spaces after it begin in `standard`, the standard spaces in order).
+    `end_start` is the first end space (the length when there is none); `icon_values` and `pays`
+    give each space's icons as a tuple and the dirhems it pays on arrival."""
+
+    kinds: tuple[int, ...]
+    is_end: tuple[bool, ...]
+    special: tuple[bool, ...]
+    single: tuple[bool, ...]
+    next_special: tuple[int, ...]
+    end_start: int
+    standard: tuple[int, ...]
+    standard_after: tuple[int, ...]
+    icon_values: tuple[tuple[int, ...], ...]
+    pays: tuple[int, ...]
+
+    def __new__(cls, spaces: list[Space], icon_values: list[tuple]) -> Track:
+        track = super().__new__(cls, spaces)
+        kinds = [KIND_IDS[sp.kind] for sp in spaces]
+        track.kinds = (*kinds, K_START)
+        track.is_end = tuple([k == K_END for k in track.kinds])
+        track.special = tuple([k in (K_MARKET, K_HARVEST) for k in track.kinds])
+        track.single = tuple([k in (K_STANDARD, K_END) for k in track.kinds])
+        nxt = [-1] * (len(spaces) + 1)
+        ahead = -1
+        for s in range(len(spaces) - 1, -2, -1):
+            nxt[s] = ahead  # s = -1 writes the extra last entry
+            if s >= 0 and track.special[s]:
+                ahead = s
+        track.next_special = tuple(nxt)
+        track.end_start = kinds.index(K_END) if K_END in kinds else len(spaces)
+        # the standard spaces in order, and per space (and the start) where those after it begin
+        track.standard = tuple([s for s, k in enumerate(kinds) if k == K_STANDARD])
+        after = []
+        count = 0
+        for k in kinds:
+            count += k == K_STANDARD
+            after.append(count)
+        after.append(0)
+        track.standard_after = tuple(after)
+        # per space: its icons as (place, place_farmland, p2, move, irrigate, norias, fruit,
+        # dirhems) and the dirhems it pays on arrival
+        track.icon_values = tuple(icon_values)
+        track.pays = tuple([v[7] for v in icon_values])
+        return track
+
+
+def _icon_values(icons: Icons) -> tuple:
+    return (icons.place, icons.place_farmland, icons.p2, icons.move, icons.irrigate,
+            icons.norias, icons.fruit, icons.dirhems)
+
+
+@cache
+def _segment_spaces(seg_id: int, four_players: bool) -> tuple[tuple[str, Icons, int], ...]:
+    """(kind, icons, ratio) of each target space a segment puts on one side of the track."""
+    seg = SEGMENTS[seg_id]
+    empty = Icons()
+    if seg.kind == END:
+        return tuple((END, empty, ratio) for ratio in END_RATIOS[four_players])
+    out = [(STANDARD, parse_icons(text), 0) for text, four_only in seg.spaces
+           if four_players or not four_only]
+    if seg.kind in (MARKET, HARVEST):
+        out.append((seg.kind, empty, 0))
+    return tuple(out)
+
+
+@cache  # one per space index, segment, place in it and side: a few hundred
+def _space(index: int, seg_id: int, j: int, four_players: bool) -> tuple[Space, tuple]:
+    """The `Space` at `index` that is the j-th of its segment, and its icon values."""
+    kind, icons, ratio = _segment_spaces(seg_id, four_players)[j]
+    return Space(index, kind, seg_id, icons, ratio), _icon_values(icons)
+
+
 @lru_cache(maxsize=4096)  # 4! x 4! segment orders x 2 sides fit
-def build_track(layout: tuple[int, ...], four_players: bool) -> tuple[Space, ...]:
+def build_track(layout: tuple[int, ...], four_players: bool) -> Track:
     """The track's target spaces in order for a segment order `layout` and a side (G-07)."""
     spaces: list[Space] = []
-    empty = Icons()
+    values: list[tuple] = []
     for seg_id in layout:
-        seg = SEGMENTS[seg_id]
-        if seg.kind == END:
-            for ratio in END_RATIOS[four_players]:
-                spaces.append(Space(len(spaces), END, seg_id, empty, ratio))
-            continue
-        for text, four_only in seg.spaces:
-            if four_only and not four_players:
-                continue
-            spaces.append(Space(len(spaces), STANDARD, seg_id, parse_icons(text)))
-        if seg.kind in (MARKET, HARVEST):
-            spaces.append(Space(len(spaces), seg.kind, seg_id, empty))
-    return tuple(spaces)
+        for j in range(len(_segment_spaces(seg_id, four_players))):
+            space, icon_values = _space(len(spaces), seg_id, j, four_players)
+            spaces.append(space)
+            values.append(icon_values)
+    return Track(spaces, values)
 
 
 # G-11: go first, then market and harvest segments alternating with a market segment first.

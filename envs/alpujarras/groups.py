@@ -1,17 +1,17 @@
-"""The groups of state the observation caches separately, each with a version in `state.gv`.
+"""The groups of state the observation caches separately, each a bit of `state.dirty`.
 
-`rules.apply` bumps the versions of the groups an action can change; an observer's cached vector
-rewrites only the groups whose versions moved on (see observation.py).
+`rules.apply` sets the bits of the groups an action can change (a superset); the observation's
+cached vector rewrites only the groups whose bits are set, then clears them (see observation.py).
 """
 
 from __future__ import annotations
 
 from . import components as C
 
-G_POS = 0  # mule and die positions, who acts: occupancy, pieces, die
-G_FARM = 1  # farmland farmers, crops, Zara's farmers and mule: farmlands
-G_TOWN = 2  # tokens, town farmers, awards: towns
-G_CHAN = 3  # channels and the crop bag
-G_ZARA = 4  # Zara's holdings, zakat cards, double turns
-G_SEAT = 5  # G_SEAT + p: player p's holdings (players row p)
-NUM_GROUPS = G_SEAT + C.MAX_SEATS
+G_POS = 1 << 0  # mule and die positions, who acts: occupancy, pieces, die
+G_FARM = 1 << 1  # farmland farmers, crops, Zara's farmers and mule: farmlands
+G_TOWN = 1 << 2  # tokens, town farmers, awards: towns
+G_CHAN = 1 << 3  # channels and the crop bag
+G_ZARA = 1 << 4  # Zara's holdings, zakat cards, double turns
+G_SEAT = tuple(1 << (5 + p) for p in range(C.MAX_SEATS))  # G_SEAT[p]: player p's holdings
+ALL_GROUPS = (1 << (5 + C.MAX_SEATS)) - 1

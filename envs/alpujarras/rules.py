@@ -34,7 +34,7 @@ from .actions import (
     action_name,
     describe,
 )
-from .goals import can_pay_zakat, goal_met, zakat_side
+from .goals import GOAL_CHECKS, can_pay_zakat, goal_met, zakat_side
 from .groups import G_CHAN, G_FARM, G_POS, G_SEAT, G_TOWN, G_ZARA
 
 if TYPE_CHECKING:
@@ -147,94 +147,136 @@ def _card_legal(state: AlpujarrasState, p: int, card: int) -> bool:
 
 # --- the mask ---------------------------------------------------------------------------------
 
+_CAP = C.FRUIT_CAP
+_CHANNEL_REQUIRES = tuple(ch.requires for ch in C.CHANNELS)
+_GOAL_CHECKS = GOAL_CHECKS
+_NO_ACTIONS = memoryview(bytes(N_ACTIONS))
+_ONES = memoryview(bytes([1]) * N_ACTIONS)
+_FARMLANDS = slice(FARMLAND0, FARMLAND0 + C.NUM_FARMLANDS)
+
+
+def mask_view(mask: np.ndarray) -> memoryview:
+    """A byte view (format 'B') of a bool mask, which the mask functions write through."""
+    return memoryview(mask.view(np.uint8))
+
+
 def write_legal_mask(state: AlpujarrasState, mask: np.ndarray) -> None:
     """Write the exact legal-action mask of the current player into `mask` (bool, 111)."""
-    mask[:] = False
+    m = state._mask_view if mask is state._mask else mask_view(mask)
+    m[:] = _NO_ACTIONS
     if state.terminal:
         return
     p = state.current_player
     phase = state.phase
     if phase == _P_MOVE:
-        mask[turns.move_targets(state, p)] = True
+        turns.write_move_mask(state, p, m)
     elif phase == _P_ACTION:
-        _action_mask(state, p, mask)
+        _action_mask(state, p, m)
     elif phase == _P_PLACE_FARMLAND:
         if state.forced_dst >= 0:
-            mask[FARMLAND0 + state.forced_dst] = True
+            m[FARMLAND0 + state.forced_dst] = 1
         else:
-            mask[FARMLAND0:FARMLAND0 + C.NUM_FARMLANDS] = True
+            m[_FARMLANDS] = _ONES[_FARMLANDS]
     elif phase == _P_MOVE_SOURCE:
         farmers = state.farmers[p]
         for f in _F:
             if farmers[f] and f != state.forced_dst:
-                mask[FARMLAND0 + f] = True
+                m[FARMLAND0 + f] = 1
     elif phase == _P_MOVE_TARGET:
-        mask[FARMLAND0:FARMLAND0 + C.NUM_FARMLANDS] = True
-        mask[FARMLAND0 + state.move_src] = False
+        m[_FARMLANDS] = _ONES[_FARMLANDS]
+        m[FARMLAND0 + state.move_src] = 0
     elif phase in (_P_GOAL_FARMER, _P_ZAKAT_FARMER):
         farmers = state.farmers[p]
         for f in _F:
             if farmers[f]:
-                mask[FARMLAND0 + f] = True
+                m[FARMLAND0 + f] = 1
     elif phase == _P_GAIN_FRUIT:
         for t in gain_options(state, p, state.sel_farmland):
-            mask[FRUIT0 + t] = True
+            m[FRUIT0 + t] = 1
     elif phase == _P_SWAP_RETURN:
         fruit = state.fruit[p]
         for t in _T:
             if fruit[t] and any(fruit[b] < C.FRUIT_CAP for b in _T if b != t):
-                mask[FRUIT0 + t] = True
+                m[FRUIT0 + t] = 1
     elif phase == _P_SWAP_GAIN:
         fruit = state.fruit[p]
         for t in _T:
             if t != state.swap_return and fruit[t] < C.FRUIT_CAP:
-                mask[FRUIT0 + t] = True
+                m[FRUIT0 + t] = 1
 
 
-def _action_mask(state: AlpujarrasState, p: int, mask: np.ndarray) -> None:
-    fruit = state.fruit[p]
-    if state.pend_place and _place_possible(state, p):
-        mask[DO_PLACE] = True
-    has_farmer = _has_farmland_farmer(state, p)
+def _action_mask(state: AlpujarrasState, p: int, m: memoryview) -> None:
+    """The ACTION phase: the visit's icons and duties, the noria spends and END_TURN (the same
+    conditions as `_place_possible`, `can_deliver`, `_card_legal` and friends, inlined)."""
+    farmers = state.farmers[p]
+    has_farmer = any(farmers)
+    if state.pend_place:
+        if state.supply[p] > 0:
+            m[DO_PLACE] = 1
+        else:
+            target = state.place_target
+            if any(farmers[f] for f in _F if f != target):
+                m[DO_PLACE] = 1
     if state.pend_move and has_farmer:
-        mask[DO_MOVE] = True
+        m[DO_MOVE] = 1
     if state.pend_norias:
-        mask[DO_TAKE_NORIAS] = True
+        m[DO_TAKE_NORIAS] = 1
+    fruit = state.fruit[p]
     if state.pend_fruit:
         for t in _T:
-            if fruit[t] < C.FRUIT_CAP:
-                mask[FRUIT0 + t] = True
+            if fruit[t] < _CAP:
+                m[FRUIT0 + t] = 1
     if state.pend_irrigate:
+        channels = state.channels
         for c in range(C.NUM_CHANNELS):
-            if effects.channel_open(state, c):
-                mask[CHANNEL0 + c] = True
+            if not channels[c]:
+                req = _CHANNEL_REQUIRES[c]
+                if req < 0 or channels[req]:
+                    m[CHANNEL0 + c] = 1
     if state.harvest_left:
-        mask[DO_HARVEST] = True
+        m[DO_HARVEST] = 1
+    solo = state.solo
     duty = False
-    if state.market_left:
+    if state.market_left and has_farmer:
+        towns = state.towns
+        kinds = {t // 10 for t in state.tokens[p]} if solo else ()
         for w in range(C.NUM_TOWNS):
-            for slot in range(len(state.towns[w])):
-                if can_deliver(state, p, w, slot):
-                    mask[DELIVER0 + w * _SLOTS + slot] = True
+            if not farmers[w]:
+                continue
+            base = DELIVER0 + w * _SLOTS
+            for slot, tok in enumerate(towns[w]):
+                kind = tok // 10
+                if fruit[kind] >= tok % 10 and kind not in kinds:
+                    m[base + slot] = 1
                     duty = True
     if state.card_left:
-        for i in range(C.NUM_GOAL_CARDS):
-            if _card_legal(state, p, i):
-                mask[CARD0 + i] = True
-                duty = True
+        if solo:
+            if not state.harvest_left:
+                paid = state.zakat_paid
+                for i in range(C.NUM_GOAL_CARDS):
+                    if not paid[i] and can_pay_zakat(state, i):
+                        m[CARD0 + i] = 1
+                        duty = True
+        elif state.supply[p] or has_farmer:
+            sides = state.goal_sides
+            done = state.goals_done[p]
+            for i in range(C.NUM_GOAL_CARDS):
+                side = sides[i]
+                if side >= 0 and not done[i] and _GOAL_CHECKS[2 * i + side](state, p):
+                    m[CARD0 + i] = 1
     norias = state.norias[p]
     if norias:
         if state.supply[p]:
             for k in (3, 4, 5):
                 if norias >= k:
-                    mask[SPEND0 + k - 1] = True
+                    m[SPEND0 + k - 1] = 1
         if norias >= 2 and has_farmer:
-            mask[SPEND0 + 1] = True
+            m[SPEND0 + 1] = 1
         if _swap_possible(fruit):
-            mask[SPEND0] = True
+            m[SPEND0] = 1
     # ZG-13, ZG-16: a solo duty that can be met now must be met; the harvest comes first
-    if not state.solo or not (state.harvest_left or duty):
-        mask[END_TURN] = True
+    if not solo or not (state.harvest_left or duty):
+        m[END_TURN] = 1
 
 
 # --- transitions ------------------------------------------------------------------------------
@@ -245,17 +287,37 @@ def apply(state: AlpujarrasState, action: int) -> None:
         action = int(action)
     except (TypeError, ValueError):
         raise IllegalActionError(action, f"actions are integer ids 0-{N_ACTIONS - 1}") from None
-    mask = state.legal_mask()
-    if not 0 <= action < N_ACTIONS or not mask[action]:
+    if state._mask_version != state.version:  # state.legal_mask(), inlined
+        write_legal_mask(state, state._mask)
+        state._mask_version = state.version
+    if not 0 <= action < N_ACTIONS or not state._mask[action]:
         raise IllegalActionError(action, why_illegal(state, action), _safe_name(state, action))
     phase = state.phase
     p = state.current_player
     state.steps += 1
     state.version += 1
-    _touch(state, phase, action, p)
-    _transition(state, phase, p, action)
+    # the two commonest decisions take a short way (the same groups as `_touch` marks)
+    if phase == _P_MOVE:
+        if state.solo:
+            state.dirty |= G_POS | G_ZARA | G_SEAT[p]  # a double turn
+        elif state.track.pays[action]:
+            state.dirty |= G_POS | G_SEAT[p]
+        else:
+            state.dirty |= G_POS
+        turns.arrive(state, p, action)
+    elif action == END_TURN and phase == _P_ACTION:
+        if state.solo:
+            state.dirty |= G_POS | G_FARM | G_TOWN | G_ZARA | G_SEAT[p]
+        elif state.harvest_left or state.track.is_end[state.pos[p]]:
+            state.dirty |= G_POS | G_SEAT[p]
+        else:
+            state.dirty |= G_POS
+        turns.end_turn(state)
+    else:
+        _touch(state, phase, action, p)
+        _transition(state, phase, p, action)
     if state.terminal:
-        state.gv[G_FARM] += 1  # the harvest hints go to zero once the game is over
+        state.dirty |= G_FARM  # the harvest hints go to zero once the game is over
 
 
 def _transition(state: AlpujarrasState, phase: int, p: int, action: int) -> None:
@@ -301,44 +363,42 @@ def _transition(state: AlpujarrasState, phase: int, p: int, action: int) -> None
 
 
 def _touch(state: AlpujarrasState, phase: int, action: int, p: int) -> None:
-    """Bump the versions of the observation groups `action` can change (a superset: the caches
-    are then rebuilt for them). Only END_TURN reaches other seats, the die and Zara."""
-    gv = state.gv
+    """Mark the observation groups `action` can change (a superset: the cache then rewrites
+    them). Only END_TURN reaches other seats, the die and Zara."""
+    bits = 0
     if phase == _P_ACTION:
         if action == END_TURN:
             # the next piece to act and the die move; the actor's holdings change only by the
             # automatic harvest or the end-track sale; Zara's turns change her farmers, the towns
-            # and her holdings; the end of the game is bumped after the transition
-            gv[G_POS] += 1
+            # and her holdings; the end of the game is marked after the transition
+            bits = G_POS
             if state.solo:
-                gv[G_FARM] += 1
-                gv[G_TOWN] += 1
-                gv[G_ZARA] += 1
-            elif not state.harvest_left and state.track[state.pos[p]].kind != C.END:
+                bits |= G_FARM | G_TOWN | G_ZARA
+            elif not state.harvest_left and not state.track.is_end[state.pos[p]]:
+                state.dirty |= bits
                 return
         if action in (DO_PLACE, DO_MOVE):
+            state.dirty |= bits
             return  # only the turn context changes
         if CHANNEL0 <= action < DELIVER0:
-            gv[G_FARM] += 1
-            gv[G_CHAN] += 1
+            bits |= G_FARM | G_CHAN
         elif DELIVER0 <= action < CARD0:
-            gv[G_FARM] += 1
-            gv[G_TOWN] += 1
+            bits |= G_FARM | G_TOWN
         elif action >= CARD0:
-            gv[G_ZARA] += 1
+            bits |= G_ZARA
     elif phase == _P_MOVE:
-        gv[G_POS] += 1
+        bits = G_POS
         if state.solo:
-            gv[G_ZARA] += 1  # a double turn
-        elif not state.track[action].icons.dirhems:
+            bits |= G_ZARA  # a double turn
+        elif not state.track.pays[action]:
+            state.dirty |= bits
             return  # nothing is paid on arrival
     elif phase == _P_SWAP_RETURN or (phase == _P_MOVE_SOURCE and state.forced_dst < 0):
         return  # only the turn context changes
     elif phase in (_P_PLACE_FARMLAND, _P_MOVE_SOURCE, _P_MOVE_TARGET,
                    _P_GOAL_FARMER, _P_ZAKAT_FARMER):
-        gv[G_FARM] += 1
-        gv[G_ZARA] += 1
-    gv[G_SEAT + p] += 1
+        bits = G_FARM | G_ZARA
+    state.dirty |= bits | G_SEAT[p]
 
 
 def _apply_action(state: AlpujarrasState, p: int, action: int) -> None:

@@ -17,9 +17,9 @@ import numpy as np
 from ..core.engine import GameState
 from ..core.errors import CorruptRecordError
 from . import components as C
-from . import rules
+from . import observation, rules
 from .actions import N_ACTIONS
-from .groups import NUM_GROUPS
+from .groups import ALL_GROUPS
 
 _INT_FIELDS = (
     "num_players", "current_player", "phase", "steps", "turns", "pend_place", "place_target",
@@ -55,25 +55,32 @@ class AlpujarrasState(GameState):
     """
 
     __slots__ = (
-        *_ALL_FIELDS, "track", "version", "gv", "_mask", "_mask_version", "_obs_cache",
+        *_ALL_FIELDS, "track", "version", "dirty", "_mask", "_mask_view", "_mask_version",
+        "_obs_cache",
+        "_fresh",
     )
 
     def __init__(self) -> None:
         self.track: tuple[C.Space, ...] = ()
         self.version = 0  # bumped by every action: the mask cache key
-        # one version per observation group (groups.G_*), bumped by rules.apply
-        self.gv = [0] * NUM_GROUPS
+        # the observation groups (groups.G_*) changed since the cache last looked: set by
+        # rules.apply, cleared by observation.observe
+        self.dirty = ALL_GROUPS
         self._mask = np.zeros(N_ACTIONS, dtype=bool)
+        self._mask_view = rules.mask_view(self._mask)  # what rules.write_legal_mask writes
         self._mask_version = -1
-        self._obs_cache: dict | None = None  # observer -> (vector, group versions it shows)
+        self._obs_cache = None  # observation.py's cache: the canonical vector and its versions
+        # set by new_game: until the first action the observation starts from a shared template
+        self._fresh = False
 
     def invalidate(self) -> None:
         """Drop cached masks and observation parts; call after editing fields by hand."""
         self.track = C.build_track(tuple(self.layout), C.four_player_side(self.num_players))
         self.version += 1
-        self.gv = [v + 1 for v in self.gv]
+        self.dirty = ALL_GROUPS
         self._mask_version = -1
         self._obs_cache = None
+        self._fresh = False
 
     # --- derived facts ---------------------------------------------------------------------------
     @property
@@ -106,8 +113,8 @@ class AlpujarrasState(GameState):
             self._mask_version = self.version
         return self._mask
 
-    def apply(self, action: int) -> None:
-        rules.apply(self, action)
+    # rules.apply(state, action): carry out `action` or raise IllegalActionError (bound directly)
+    apply = rules.apply
 
     def scores(self) -> list[int]:
         """ALP-66 per seat; in the solo game the one player's score (Zara's is `zara_score`)."""
@@ -144,13 +151,9 @@ class AlpujarrasState(GameState):
             return [float(rules.solo_margin(self))]
         return [1.0 if self.won() else -1.0]
 
-    def observe(self, player: int, out: np.ndarray | None = None) -> np.ndarray:
-        from .observation import OBS_SIZE, write_observation
-
-        if out is None:
-            out = np.zeros(OBS_SIZE, dtype=np.float32)
-        write_observation(self, player, out)
-        return out
+    # observation.observe(state, player, out=None): the vector of OBS_SIZE values from
+    # `player`'s seat, written into `out` when given (bound directly: the hot path)
+    observe = observation.observe
 
     def describe(self, action: int) -> str:
         from .actions import describe
@@ -213,14 +216,14 @@ class AlpujarrasState(GameState):
             setattr(new, name, [list(x) for x in getattr(self, name)])
         new.track = self.track
         new.version = self.version
-        new.gv = list(self.gv)
+        new.dirty = self.dirty
         new._mask = np.zeros(N_ACTIONS, dtype=bool)
+        new._mask_view = rules.mask_view(new._mask)
         new._mask_version = -1
-        caches = self._obs_cache
-        # the cached vectors are updated in place, so each state needs its own copies
-        new._obs_cache = None if caches is None else {
-            q: (arr.copy(), list(seen), list(last)) for q, (arr, seen, last) in caches.items()
-        }
+        cache = self._obs_cache
+        # the cached vector is updated in place, so each state needs its own copy
+        new._obs_cache = None if cache is None else cache.copy()
+        new._fresh = self._fresh
         return new
 
     def __getstate__(self) -> dict[str, Any]:

@@ -19,6 +19,10 @@ _P_ACTION = int(Phase.ACTION)
 _P_GAME_OVER = int(Phase.GAME_OVER)
 _P_MOVE = int(Phase.MOVE)
 _C_NONE = int(Chain.NONE)
+_K_STANDARD = C.K_STANDARD
+_K_MARKET = C.K_MARKET
+_K_HARVEST = C.K_HARVEST
+_K_END = C.K_END
 
 _SPOTS = 8  # more than the pieces that can share a space
 
@@ -30,30 +34,26 @@ def key(state: AlpujarrasState, piece: int) -> int:
 
 def on_end(state: AlpujarrasState, piece: int) -> bool:
     """Whether `piece` stands on the end track."""
-    s = state.pos[piece]
-    return s >= 0 and state.track[s].kind == C.END
+    return state.track.is_end[state.pos[piece]]  # the table's last entry answers pos -1
 
 
 def place_piece(state: AlpujarrasState, piece: int, space: int) -> None:
     """Put `piece` on `space`; in a market or harvest space it takes the leftmost open spot
     (ALP-18)."""
     spot = 0
-    if state.track[space].kind in (C.MARKET, C.HARVEST):
-        taken = {state.spot[i] for i in range(state.num_pieces)
-                 if i != piece and state.pos[i] == space}
+    pos = state.pos
+    if state.track.special[space]:
+        spots = state.spot
+        taken = [spots[i] for i in range(len(pos)) if i != piece and pos[i] == space]
         while spot in taken:
             spot += 1
-    state.pos[piece] = space
+    pos[piece] = space
     state.spot[piece] = spot
 
 
 def next_special(state: AlpujarrasState, space: int) -> int:
     """The first market or harvest space after `space`, or -1 if none is left."""
-    track = state.track
-    for s in range(space + 1, len(track)):
-        if track[s].kind in (C.MARKET, C.HARVEST):
-            return s
-    return -1
+    return state.track.next_special[space]
 
 
 def move_targets(state: AlpujarrasState, player: int) -> list[int]:
@@ -93,20 +93,71 @@ def move_targets(state: AlpujarrasState, player: int) -> list[int]:
     return out
 
 
+_ONES = memoryview(bytes([1]) * 256)
+
+
+def write_move_mask(state: AlpujarrasState, player: int, mask: memoryview) -> None:
+    """Set mask[s] = 1 for every space `move_targets` lists (the mask's fast path: slices of the
+    track, then the occupied single spaces cleared); `mask` is a byte view (format 'B') that
+    starts all 0. Relies on the end spaces closing the track, as in every valid layout (G-11)."""
+    track = state.track
+    pos = state.pos
+    here = pos[player]
+    length = len(track)
+    single = track.single
+    if not state.solo:
+        # ALP-16, ALP-17, ALP-63: forward; single spaces (standard and end) only when free
+        mask[here + 1:length] = _ONES[here + 1:length]
+        for i in range(len(pos)):
+            s = pos[i]
+            if s > here and single[s] and i != player:
+                mask[s] = 0
+        return
+    die_pos = pos[state.num_players]
+    end = track.end_start
+    die_done = die_pos >= end
+    limit = track.next_special[here]  # ZARA-08, ZG-04: no market or harvest space skipped
+    # ZARA-07, ZG-03: pass the die (joining its special space passes it) or spend a double
+    # turn; with the die at the end every non-end space is behind it
+    if state.double_turns > 0:
+        low = here + 1
+    elif not die_done:
+        low = max(here + 1, die_pos)
+    else:
+        low = end
+    high = limit + 1 if limit >= 0 else end
+    if low < high:
+        mask[low:high] = _ONES[low:high]
+        if low <= die_pos < high and single[die_pos]:
+            mask[die_pos] = 0
+    # ZARA-16: with the die at the end every free end space passes it
+    if die_done or limit < 0:
+        low = max(end, here + 1)
+        mask[low:length] = _ONES[low:length]
+        if die_pos >= end and die_pos > here:
+            mask[die_pos] = 0
+
+
 def passes_die(state: AlpujarrasState, space: int) -> bool:
     """Solo: whether stopping on `space` puts the mule ahead of the die (ZARA-07, ZG-03)."""
-    if on_end(state, state.die):
-        return state.track[space].kind == C.END
-    return space >= state.pos[state.die]
+    die_pos = state.pos[state.num_players]
+    is_end = state.track.is_end
+    if is_end[die_pos]:
+        return is_end[space]
+    return space >= die_pos
 
 
 def rearmost(state: AlpujarrasState) -> int:
     """ALP-14, ALP-19, ZARA-06: the piece furthest back among those not on the end track, or -1."""
     best, best_key = -1, 1 << 30
-    for i in range(state.num_pieces):
-        if on_end(state, i):
+    pos = state.pos
+    spot = state.spot
+    is_end = state.track.is_end
+    for i in range(len(pos)):  # every piece: the mules and the die where it is in play
+        s = pos[i]
+        if is_end[s]:
             continue
-        k = key(state, i)
+        k = (s + 1) * _SPOTS + spot[i]
         if k < best_key:
             best, best_key = i, k
     return best
@@ -117,15 +168,16 @@ def die_turn(state: AlpujarrasState) -> int:
     skipping market and harvest spaces and spaces with a mule; short of that many it enters the
     furthest free end space. Returns the roll."""
     roll = state.rolls.pop()
+    pos = state.pos
+    n = state.num_players
     track = state.track
-    mules = {state.pos[i] for i in range(state.num_players)}
+    mules = pos[:n]
     steps = roll
     target = -1
-    for s in range(state.pos[state.die] + 1, len(track)):
-        kind = track[s].kind
-        if kind == C.END:
-            break
-        if kind != C.STANDARD or s in mules:
+    standard = track.standard
+    for k in range(track.standard_after[pos[n]], len(standard)):
+        s = standard[k]
+        if s in mules:
             continue
         steps -= 1
         if steps == 0:
@@ -133,7 +185,8 @@ def die_turn(state: AlpujarrasState) -> int:
             break
     if target < 0:
         target = zara.furthest_free_end(state)
-    place_piece(state, state.die, target)
+    pos[n] = target  # a standard or end space: spot 0 (place_piece)
+    state.spot[n] = 0
     return roll
 
 
@@ -151,7 +204,15 @@ def clear_visit(state: AlpujarrasState) -> None:
     state.harvest_left = False
     state.p2_first_farmland = -1
     state.p2_first_fruit = -1
-    clear_chain(state)
+    # clear_chain, inlined
+    state.chain = _C_NONE
+    state.sel_farmland = -1
+    state.move_src = -1
+    state.forced_dst = -1
+    state.swap_return = -1
+    state.pending_card = -1
+    state.spend_k = 0
+    state.p2_second = False
 
 
 def clear_chain(state: AlpujarrasState) -> None:
@@ -169,25 +230,25 @@ def clear_chain(state: AlpujarrasState) -> None:
 def arrive(state: AlpujarrasState, player: int, space: int) -> None:
     """The mule stops on `space` (ALP-15): a solo double turn is spent if it stays behind the die;
     the visit's icons and duties are set up; dirhem icons pay at once (G-18)."""
+    track = state.track
     if state.solo and not passes_die(state, space):
         state.double_turns -= 1  # ZARA-07
-    place_piece(state, player, space)
+    kind = track.kinds[space]
+    if track.single[space]:
+        state.pos[player] = space  # a standard or end space: spot 0 (place_piece)
+        state.spot[player] = 0
+    else:
+        place_piece(state, player, space)
     clear_visit(state)
-    sp = state.track[space]
-    kind = sp.kind
-    if kind == C.STANDARD:
-        icons = sp.icons
-        state.pend_place = icons.place
-        state.place_target = icons.place_farmland
-        state.place_p2 = icons.p2
-        state.pend_move = icons.move
-        state.pend_irrigate = icons.irrigate
-        state.pend_norias = icons.norias
-        state.pend_fruit = icons.fruit
-        state.dirhems[player] += icons.dirhems  # ALP-36
-    elif kind == C.MARKET:
+    if kind == _K_STANDARD:
+        (state.pend_place, state.place_target, state.place_p2, state.pend_move,
+         state.pend_irrigate, state.pend_norias, state.pend_fruit, dirhems) = \
+            track.icon_values[space]
+        if dirhems:
+            state.dirhems[player] += dirhems  # ALP-36
+    elif kind == _K_MARKET:
         state.market_left = state.markets_used[player] < C.MAX_MARKET_ACTIONS  # ALP-37, ALP-41
-    elif kind == C.HARVEST:
+    elif kind == _K_HARVEST:
         state.harvest_left = True  # ALP-44
         state.card_left = True
     else:  # ALP-63, ZARA-18
@@ -201,8 +262,9 @@ def end_turn(state: AlpujarrasState) -> None:
     multiplayer harvest is applied (G-18); the end track sells the fruit (ALP-64); then the next
     piece acts."""
     p = state.current_player
-    sp = state.track[state.pos[p]]
-    final = sp.kind == C.END
+    track = state.track
+    here = state.pos[p]
+    final = track.is_end[here]
     if state.solo:
         if state.market_left:
             finish(state, "final_delivery" if final else "delivery")
@@ -213,7 +275,7 @@ def end_turn(state: AlpujarrasState) -> None:
     elif state.harvest_left:
         effects.harvest(state, p)
     if final:
-        effects.sell_fruit(state, p, sp.ratio)
+        effects.sell_fruit(state, p, track[here].ratio)
     clear_visit(state)
     state.turns += 1
     advance(state)
@@ -223,13 +285,25 @@ def advance(state: AlpujarrasState) -> None:
     """Hand the turn to the rearmost piece: the die's turns (2-player die, Zara) resolve here;
     the game ends when every mule is on the end track (ALP-65, ZARA-19)."""
     n = state.num_players
+    pos = state.pos
+    spot = state.spot
+    pieces = len(pos)  # the mules, then the die where it is in play
+    is_end = state.track.is_end
     while True:
-        if all(on_end(state, i) for i in range(n)):
-            if state.solo and not on_end(state, state.die):
+        # rearmost(state), inlined, and whether a mule is still off the end track
+        piece, best = -1, 1 << 30
+        for i in range(pieces):
+            s = pos[i]
+            if is_end[s]:
+                continue
+            k = (s + 1) * _SPOTS + spot[i]
+            if k < best:
+                piece, best = i, k
+        if piece < 0 or (piece >= n and all([is_end[pos[i]] for i in range(n)])):
+            if state.solo and not is_end[pos[n]]:
                 zara.final_turn(state)  # ZARA-17
             finish(state, "")
             return
-        piece = rearmost(state)
         if piece < n:
             state.current_player = piece
             state.phase = _P_MOVE

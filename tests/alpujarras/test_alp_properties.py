@@ -219,34 +219,84 @@ def test_aec_masks_zero_for_waiting_agents(n):
                                   for p in range(n)]
 
 
+def check_observations(state: AlpujarrasState, order: list[int]) -> None:
+    """Every seat's observation (asked in `order`) equals the one computed from a cache-free copy
+    and the from-scratch reference, block by block; the mask equals the fresh mask."""
+    fresh = AlpujarrasState.from_dict(state.to_dict())
+    for p in order:
+        obs = state.observe(p)
+        np.testing.assert_array_equal(obs, fresh.observe(p))
+        # the incremental groups equal the from-scratch reference, block by block
+        reference = material_part(state, p)
+        np.testing.assert_array_equal(obs[SLICES["track"].start:],
+                                      reference[SLICES["track"].start:])
+        np.testing.assert_array_equal(obs[:SLICES["turn"].start],
+                                      reference[:SLICES["turn"].start] + head_values(state))
+        turn = np.zeros(SLICES["turn"].stop - SLICES["turn"].start, np.float32)
+        if state.phase == Phase.ACTION or state.chain:
+            turn = np.minimum(np.asarray(turn_values(state), np.float32) * TURN_SCALE, 1)
+        np.testing.assert_array_equal(obs[SLICES["turn"]], turn)
+    np.testing.assert_array_equal(state.legal_mask(), fresh.legal_mask())
+
+
+def head_values(state: AlpujarrasState) -> np.ndarray:
+    """The phase and the two running game_meta values (steps, progress), from scratch."""
+    out = np.zeros(SLICES["turn"].start, np.float32)
+    if state.phase < len(Phase) - 1:
+        out[SLICES["phase"].start + state.phase] = 1.0
+    meta = SLICES["game_meta"].start
+    out[meta + 6] = min(state.steps / 3000.0, 1.0)
+    out[meta + 7] = (min(state.pos[:state.num_players]) + 1) / C.MAX_SPACES
+    return out
+
+
 @pytest.mark.parametrize("n", PLAYER_COUNTS)
 def test_cached_observations_equal_a_fresh_computation(n):
     """The observation caches never go stale: after every step every seat's observation equals the
-    one computed from a cache-free copy, and the mask equals the freshly computed mask."""
+    one computed from a cache-free copy, and the mask equals the freshly computed mask. New games
+    (whose first observation starts from a template) and built scenarios are both checked, seats
+    are observed in varying orders, and some games are first observed mid-game."""
     for seed in range(games(6, 40)):
+        rng = np.random.default_rng(seed)
         if n == 1:
-            state = scenario(1, seed=seed, layout=None, fruit={0: [4] * 5},
-                             farmers={0: [1] * 5}, norias={0: 3})
+            if seed % 2:
+                state = scenario(1, seed=seed, layout=None, fruit={0: [4] * 5},
+                                 farmers={0: [1] * 5}, norias={0: 3})
+            else:
+                dt, stars = SOLO_VARIANTS[(seed // 2) % len(SOLO_VARIANTS)]
+                state = new_game(1, seed=seed, double_turns=dt, star_sides=stars)
             policy = solo_duty_policy
         else:
             state = new_game(n, seed=seed)
             policy = short_move_policy
-        rng = np.random.default_rng(seed)
+        unobserved = int(rng.integers(4)) if seed % 3 == 2 else 0  # steps before the first look
         while not state.is_terminal:
-            fresh = AlpujarrasState.from_dict(state.to_dict())
-            for p in range(n):
-                obs = state.observe(p)
-                np.testing.assert_array_equal(obs, fresh.observe(p))
-                # the incremental groups equal the from-scratch reference, block by block
-                reference = material_part(state, p)
-                np.testing.assert_array_equal(obs[SLICES["track"].start:],
-                                              reference[SLICES["track"].start:])
-                turn = np.zeros(SLICES["turn"].stop - SLICES["turn"].start, np.float32)
-                if state.phase == Phase.ACTION or state.chain:
-                    turn = np.minimum(np.asarray(turn_values(state), np.float32) * TURN_SCALE, 1)
-                np.testing.assert_array_equal(obs[SLICES["turn"]], turn)
-            np.testing.assert_array_equal(state.legal_mask(), fresh.legal_mask())
+            if unobserved:
+                unobserved -= 1
+            else:
+                order = rng.permutation(n).tolist()
+                check_observations(state, order)
             state.apply(policy(state, rng))
+        check_observations(state, list(range(n)))
+
+
+def test_observation_caches_of_clones_are_independent():
+    """A clone keeps its own copy of the cached vector: playing on either side never changes
+    what the other shows."""
+    for n in PLAYER_COUNTS:
+        state = new_game(n, seed=n)
+        rng = np.random.default_rng(n)
+        for _ in range(3):
+            state.observe(0)
+            state.apply(short_move_policy(state, rng))
+        twin = state.clone()
+        before = [twin.observe(p).copy() for p in range(n)]
+        while not state.is_terminal:
+            state.observe(state.current_player)
+            state.apply(short_move_policy(state, rng))
+        for p in range(n):
+            np.testing.assert_array_equal(twin.observe(p), before[p])
+        check_observations(twin, list(range(n)))
 
 
 def test_market_and_harvest_get_visited_in_random_play():
@@ -264,3 +314,37 @@ def test_market_and_harvest_get_visited_in_random_play():
         totals["awards"] += sum(a != C.AWARD_GREEN for a in state.awards)
     assert all(v > 10 for v in totals.values()), totals
     assert CARD0 > DO_PLACE
+
+
+def test_observe_writes_into_any_float_vector():
+    """`observe(p, out)` fills float64 and strided vectors with the same values as a fresh
+    float32 one, for every seat."""
+    for n in PLAYER_COUNTS:
+        state = new_game(n, seed=11)
+        rng = np.random.default_rng(11)
+        for _ in range(5):
+            state.apply(short_move_policy(state, rng))
+        for p in range(n):
+            reference = state.observe(p)
+            wide = np.full(reference.size, -1.0)
+            state.observe(p, wide)
+            np.testing.assert_array_equal(wide, reference)
+            strided = np.full(2 * reference.size, -1.0, np.float32)[::2]
+            state.observe(p, strided)
+            np.testing.assert_array_equal(strided, reference)
+
+
+def test_farmer_goal_predicates_match_their_counting_definitions():
+    """ALP-55, ALP-59, ALP-60: the farmer-count goals equal their plain counting definitions for
+    every farmer spread (up to 3 per farmland or town)."""
+    from itertools import product
+
+    from huerta.envs.alpujarras import goals
+
+    state = new_game(2, seed=0)
+    for spread in product(range(4), repeat=C.NUM_FARMLANDS):
+        state.farmers[0] = list(spread)
+        state.town_farmers[0] = list(spread)
+        assert goals.two_farmers_two_farmlands(state, 0) == (sum(x >= 2 for x in spread) >= 2)
+        assert goals.farmer_in_four_towns(state, 0) == (sum(x >= 1 for x in spread) >= 4)
+        assert goals.two_farmers_two_towns(state, 0) == (sum(x >= 2 for x in spread) >= 2)
