@@ -6,11 +6,16 @@ market cards in view, the event in force, which cards have left the pile) except
 block and the Clock Tower reordering context, which carry only the observer's own peeks.
 `OBS_LAYOUT` lists the named blocks (name, offset, size); seeds/mi_tierra.md documents each value.
 
-Speed: the public part is cached per `market_version`, each seat's row in two parts (per
-`seat_versions[seat]` and `farm_versions[seat]`), and each observer's vector with the versions
-it was built from, so that a later call rewrites only the parts whose versions moved; a call
-then copies that vector and writes the few values of the current decision. Cached arrays are
-never modified, so clones may share them.
+Speed: each observer keeps its own vector of everything but the per-decision blocks (the
+"material"), with what it reflects, and a later call rewrites only what moved since: the public
+part (kept up to date per `market_version`, slot by slot), the board spaces logged in
+`board_log` since (all of them after a new `board_epoch`), the seat rows whose `seat_versions`
+moved (copied from per-seat rows cached per version), the six worker counts of the seats whose
+`work_versions` alone moved (placements, workers going home), the farm rows whose
+`farm_versions` moved, the money-stamp ranks (per `clock`) and the observer's knowledge. A call
+then copies that vector and writes the few values of the current decision. The per-observer
+vectors and the public part are updated in place (a clone builds its own); the per-seat rows are
+never modified, so clones share them.
 """
 
 from __future__ import annotations
@@ -21,6 +26,8 @@ import numpy as np
 
 from . import components as C
 from .actions import NUM_DECISIONS, NUM_STAGES, Decision, Stage
+
+BM_TOKEN = C.NUM_SPACES  # a `board_log` entry: the Black Market workers changed
 
 if TYPE_CHECKING:
     from .state import MiTierraState
@@ -165,76 +172,179 @@ def _card_features(card: C.MarketCard) -> np.ndarray:
 CARD_FEATURE_TABLE = np.stack([_card_features(c) for c in C.MARKET_CARDS])
 
 
-def _public_part(state: MiTierraState) -> np.ndarray:
-    """Game facts, market slots, development display and revealed cards: observer-independent,
-    cached per `state.market_version`."""
-    out = np.zeros(OBS_SIZE, dtype=np.float32)
-    g = _OFF_GAME
-    o = GAME_OFFSETS
-    out[g + o["player_count"] + state.num_players - 2] = 1.0
-    out[g + o["round"]] = min(state.round / C.MAX_ROUNDS, 1.0)
-    out[g + o["end_triggered"]] = float(state.end_triggered)
-    out[g + o["pile_ran_out"]] = float(state.pile_ran_out)
-    out[g + o["permanents_seen"] + min(state.perms_seen, 3)] = 1.0
-    out[g + o["event_in_force"] + _EVENT_INDEX[state.event_in_force()]] = 1.0
+
+# --- the public part: game facts, market slots, development display, revealed cards -------------
+
+_G = {name: _OFF_GAME + off for name, off in GAME_OFFSETS.items()}
+_G_PLAYER_COUNT = _G["player_count"]
+_G_ROUND = _G["round"]
+_G_END = _G["end_triggered"]
+_G_RAN_OUT = _G["pile_ran_out"]
+_G_PERMS = _G["permanents_seen"]
+_G_EVENT = _G["event_in_force"]
+_G_PILE_A = _G["pile_a_cards"]
+_G_PILE_B = _G["pile_b_cards"]
+_G_TOP_EXISTS = _G["top_position_exists"]
+_G_TOP_B = _G["top_position_is_b"]
+_G_DEV_DECK = _G["dev_deck_cards"]
+_DISPLAY_SLOT = 1 + C.NUM_DEV_CARDS
+_IS_DECK_B = C.IS_DECK_B
+_CARD_EVENT = tuple(c.event for c in C.MARKET_CARDS)
+_CARD_ROWS = [CARD_FEATURE_TABLE[c] for c in range(C.NUM_MARKET_CARDS)]
+
+
+def _public(state: MiTierraState) -> np.ndarray:
+    """The public blocks (game, markets, display, revealed) at their offsets in an OBS_SIZE
+    vector, zero elsewhere; brought up to date in place when `market_version` moved."""
+    pub = state._public
+    if pub is None:
+        # [vector, market_version, market card per slot, development card per slot, revealed]
+        pub = state._public = [np.zeros(OBS_SIZE, dtype=np.float32), None,
+                               [-1] * NUM_MARKET_SLOTS, [-1] * len(C.DEV_SLOTS),
+                               [False] * C.NUM_MARKET_CARDS]
+    if pub[1] != state.market_version:
+        _refresh_public(state, pub)
+        pub[1] = state.market_version
+    return pub[0]
+
+
+def _refresh_public(state: MiTierraState, pub: list) -> None:
+    out = pub[0]
+    out[_OFF_GAME:_OFF_GAME + GAME_BLOCK] = 0.0
+    out[_G_PLAYER_COUNT + state.num_players - 2] = 1.0
+    out[_G_ROUND] = min(state.round / C.MAX_ROUNDS, 1.0)
+    out[_G_END] = float(state.end_triggered)
+    out[_G_RAN_OUT] = float(state.pile_ran_out)
+    out[_G_PERMS + min(state.perms_seen, 3)] = 1.0
+    card = state.event_card
+    out[_G_EVENT + _EVENT_INDEX[_CARD_EVENT[card] if card >= 0 else -1]] = 1.0
     pile = state.pile
-    b_cards = sum(1 for c in pile if C.IS_DECK_B[c])
-    out[g + o["pile_a_cards"]] = min((len(pile) - b_cards) / 23.0, 1.0)
-    out[g + o["pile_b_cards"]] = b_cards / 26.0
+    b_cards = sum(map(_IS_DECK_B.__getitem__, pile))
+    out[_G_PILE_A] = min((len(pile) - b_cards) / 23.0, 1.0)
+    out[_G_PILE_B] = b_cards / 26.0
     for k in range(min(KNOWN_POSITIONS, len(pile))):
-        out[g + o["top_position_exists"] + k] = 1.0
-        out[g + o["top_position_is_b"] + k] = float(C.IS_DECK_B[pile[-1 - k]])
-    out[g + o["dev_deck_cards"]] = len(state.dev_deck) / 15.0
+        out[_G_TOP_EXISTS + k] = 1.0
+        out[_G_TOP_B + k] = float(_IS_DECK_B[pile[-1 - k]])
+    out[_G_DEV_DECK] = len(state.dev_deck) / 15.0
+    slots = pub[2]
     for m, card in enumerate(state.est):
-        if card >= 0:
+        if slots[m] != card:
+            slots[m] = card
             base = _OFF_MARKETS + m * CARD_FEATURES
-            out[base:base + CARD_FEATURES] = CARD_FEATURE_TABLE[card]
+            out[base:base + CARD_FEATURES] = _CARD_ROWS[card] if card >= 0 else 0.0
     for m, card in enumerate(state.closing):
-        if card >= 0:
+        if slots[4 + m] != card:
+            slots[4 + m] = card
             base = _OFF_MARKETS + (4 + m) * CARD_FEATURES
-            out[base:base + CARD_FEATURES] = CARD_FEATURE_TABLE[card]
+            out[base:base + CARD_FEATURES] = _CARD_ROWS[card] if card >= 0 else 0.0
+    shown = pub[3]
     for slot, dev in enumerate(state.display):
-        if dev >= 0:
-            base = _OFF_DISPLAY + slot * (1 + C.NUM_DEV_CARDS)
-            out[base] = 1.0
-            out[base + 1 + dev] = 1.0
+        if shown[slot] != dev:
+            shown[slot] = dev
+            base = _OFF_DISPLAY + slot * _DISPLAY_SLOT
+            out[base:base + _DISPLAY_SLOT] = 0.0
+            if dev >= 0:
+                out[base] = 1.0
+                out[base + 1 + dev] = 1.0
     revealed = state.revealed
-    for c in range(C.NUM_MARKET_CARDS):
-        if revealed[c]:
-            out[_OFF_REVEALED + c] = 1.0
-    return out
+    if pub[4] != revealed:
+        seen = pub[4]
+        for c in range(C.NUM_MARKET_CARDS):
+            if seen[c] != revealed[c]:
+                out[_OFF_REVEALED + c] = 1.0 if revealed[c] else 0.0
+        pub[4] = list(revealed)
 
 
-def _board_block(state: MiTierraState, player: int) -> np.ndarray:
-    """Occupants of the 37 spaces as observer-relative slots, pairs, blocked spaces, Black
-    Market workers (the `board` block alone)."""
+# --- the board: occupants as observer-relative slots, pairs, blocked spaces, Black Market --------
+
+def _empty_board(n: int) -> np.ndarray:
     out = np.zeros(_BOARD_SIZE, dtype=np.float32)
-    n = state.num_players
-    owner = state.space_owner
-    pair = state.space_pair
-    for i in range(C.NUM_SPACES):
-        q = owner[i]
-        if q >= 0:
-            base = i * SPACE_FEATURES
-            out[base + (q - player) % n] = 1.0
-            if pair[i]:
-                out[base + MAX_SEATS] = 1.0
     if n == 2:
         for i in C.BLOCKED_2P:
             out[i * SPACE_FEATURES + MAX_SEATS + 1] = 1.0
-    bm_base = C.NUM_SPACES * SPACE_FEATURES
-    for q in state.bm_workers:
-        out[bm_base + (q - player) % n] += 0.2
     return out
+
+
+_EMPTY_BOARD = {n: _empty_board(n) for n in C.PLAYER_COUNTS}
+_BM_BASE = _OFF_BOARD + C.NUM_SPACES * SPACE_FEATURES
+_SPACE_BASE = tuple(_OFF_BOARD + i * SPACE_FEATURES for i in range(C.NUM_SPACES))
+
+
+def _board_full(state: MiTierraState, player: int, out: np.ndarray) -> None:
+    n = state.num_players
+    out[_OFF_BOARD:_OFF_BOARD + _BOARD_SIZE] = _EMPTY_BOARD[n]
+    owner = state.space_owner
+    pair = state.space_pair
+    bits = state.occupied
+    while bits:
+        low = bits & -bits
+        i = low.bit_length() - 1
+        bits ^= low
+        base = _SPACE_BASE[i]
+        out[base + (owner[i] - player) % n] = 1.0
+        if pair[i]:
+            out[base + MAX_SEATS] = 1.0
+    if state.bm_workers:
+        _write_black_market(state, player, out)
+
+
+def _write_black_market(state: MiTierraState, player: int, out: np.ndarray) -> None:
+    n = state.num_players
+    out[_BM_BASE:_BM_BASE + MAX_SEATS] = 0.0
+    for q in state.bm_workers:
+        out[_BM_BASE + (q - player) % n] += 0.2
+
+
+def _board_changes(state: MiTierraState, player: int, out: np.ndarray, start: int) -> None:
+    """Rewrite the spaces logged since `start` (each from the current board)."""
+    changed = state.board_log[start:]
+    if len(changed) > 2:
+        changed = set(changed)
+    n = state.num_players
+    owner = state.space_owner
+    pair = state.space_pair
+    for i in changed:
+        if i == BM_TOKEN:
+            _write_black_market(state, player, out)
+            continue
+        base = _SPACE_BASE[i]
+        out[base:base + MAX_SEATS + 1] = 0.0
+        q = owner[i]
+        if q >= 0:
+            out[base + (q - player) % n] = 1.0
+            if pair[i]:
+                out[base + MAX_SEATS] = 1.0
+
+
+# --- the player rows ---------------------------------------------------------------------------
+
+def _scaled_table(scale: float, size: int = 64) -> list[float]:
+    """Values 0 … size-1 scaled and clipped exactly as the float32 rows are."""
+    values = np.arange(size, dtype=np.float32) * np.float32(1.0 / scale)
+    return np.minimum(values, 1.0).tolist()
+
+
+_WORK0 = PLAYER_OFFSETS["workers_owned"]
+assert [name for name, _, _ in FAST_FIELDS[6:12]] == [
+    "workers_owned", "workers_in_hut", "workers_on_farm", "retired", "on_lower_road",
+    "studies_used",
+]
+assert all(scale == 5.0 for _, _, scale in FAST_FIELDS[6:9])
+_FIFTHS = _scaled_table(5.0)
+_LOWER_STOP = _LOWER0 + 4
+_CELL_HOT = tuple(6 * c for c in range(C.FARM_CELLS))
+_FARM_ANIMALS = PLAYER_OFFSETS["farm_animals"] - FAST_SIZE
+_FARM_COW = PLAYER_OFFSETS["farm_animal_is_cow"] - FAST_SIZE
+_FARM_DEVS = PLAYER_OFFSETS["development_cards"] - FAST_SIZE
+FARM_SIZE = len(_FARM_SCALE)
 
 
 def _fast_row(state: MiTierraState, q: int) -> np.ndarray:
     """Seat q's FAST_FIELDS without is_acting and the money-stamp rank (they depend on other
-    seats), scaled; cached per `seat_versions[q]`."""
+    seats), scaled."""
     turn = [0, 0, 0, 0]
     turn[state.order.index(q)] = 1
-    owner = state.space_owner
-    lower = q in (owner[_LOWER0], owner[_LOWER0 + 1], owner[_LOWER0 + 2], owner[_LOWER0 + 3])
+    lower = q in state.space_owner[_LOWER0:_LOWER_STOP]
     goods = state.goods[q]
     money = state.money[q]
     cake = state.cake[q]
@@ -252,21 +362,70 @@ def _fast_row(state: MiTierraState, q: int) -> np.ndarray:
 
 
 def _farm_row(state: MiTierraState, q: int) -> np.ndarray:
-    """Seat q's FARM_FIELDS, scaled; cached per `farm_versions[q]`."""
-    kinds = state.barn_kind[q]
-    hot = _TILE_HOT
-    row = np.array([
-        *(x for t in state.tiles[q] for x in hot[t]), *state.barn_count[q],
-        *(k == C.COW for k in kinds), *state.devs[q],
-    ], dtype=np.float32)
+    """Seat q's FARM_FIELDS, scaled."""
+    row = np.zeros(FARM_SIZE, dtype=np.float32)
+    row[[base + t for base, t in zip(_CELL_HOT, state.tiles[q], strict=True)]] = 1.0
+    row[_FARM_ANIMALS:_FARM_COW] = state.barn_count[q]
+    row[_FARM_COW:_FARM_DEVS] = [k == C.COW for k in state.barn_kind[q]]
+    row[_FARM_DEVS:] = state.devs[q]
     row *= _FARM_SCALE
     return row
+
+
+def _fast(state: MiTierraState, q: int) -> np.ndarray:
+    """Seat q's fast row, cached per (`seat_versions[q]`, `work_versions[q]`)."""
+    entry = state._fast_rows[q]
+    seat = state.seat_versions[q]
+    work = state.work_versions[q]
+    if entry is None or entry[0] != seat or entry[1] != work:
+        entry = (seat, work, _fast_row(state, q))
+        state._fast_rows[q] = entry
+    return entry[2]
+
+
+def _farm(state: MiTierraState, q: int) -> np.ndarray:
+    """Seat q's farm row, cached per `farm_versions[q]`."""
+    entry = state._farm_rows[q]
+    version = state.farm_versions[q]
+    if entry is None or entry[0] != version:
+        entry = (version, _farm_row(state, q))
+        state._farm_rows[q] = entry
+    return entry[1]
+
+
+def _write_work(state: MiTierraState, q: int, out: np.ndarray, base: int) -> None:
+    """Seat q's worker counts and flags (workers_owned … studies_used), in place."""
+    b = base + _WORK0
+    out[b] = _FIFTHS[state.owned[q]]
+    out[b + 1] = _FIFTHS[state.hut[q]]
+    out[b + 2] = _FIFTHS[sum(state.farm_workers[q])]
+    out[b + 3] = 1.0 if state.retired[q] else 0.0
+    out[b + 4] = 1.0 if q in state.space_owner[_LOWER0:_LOWER_STOP] else 0.0
+    out[b + 5] = 1.0 if state.studies_used[q] else 0.0
+
+
+def _ranks(state: MiTierraState) -> list[float]:
+    """Per seat, the markers above its money marker's stamp (G-08) / 3; cached per `clock`."""
+    entry = state._ranks
+    if entry is None or entry[0] != state.clock:
+        stamps = state.stamp
+        entry = (state.clock, [sum(1 for r in stamps if r > sq) / 3.0 for sq in stamps])
+        state._ranks = entry
+    return entry[1]
+
+
+def _write_ranks(state: MiTierraState, player: int, out: np.ndarray) -> None:
+    ranks = _ranks(state)
+    n = state.num_players
+    for k in range(n):
+        out[_OFF_PLAYERS + k * PLAYER_BLOCK + _STAMP_RANK] = ranks[(player + k) % n]
 
 
 def _knowledge(state: MiTierraState, player: int, out: np.ndarray) -> None:
     """The observer's own Clock Tower knowledge: the cards it knows at pile positions 0-3 (top
     first), the cards it knows only as a set, and how deep that set lies."""
     base = _OFF_KNOWLEDGE
+    out[base:base + _KNOWLEDGE_SIZE] = 0.0
     for k, card in enumerate(state.known[player]):
         out[base + k * C.NUM_MARKET_CARDS + card] = 1.0
     set_base = base + KNOWN_POSITIONS * C.NUM_MARKET_CARDS
@@ -275,106 +434,78 @@ def _knowledge(state: MiTierraState, player: int, out: np.ndarray) -> None:
     out[set_base + C.NUM_MARKET_CARDS] = state.known_depth[player] / 4.0
 
 
-def _seat_rows(state: MiTierraState, q: int) -> tuple[np.ndarray, np.ndarray]:
-    """Seat q's fast and farm rows, from their per-seat caches."""
-    fast = state._row_cache[q]
-    version = state.seat_versions[q]
-    if fast is None or fast[0] != version:
-        fast = (version, _fast_row(state, q))
-        state._row_cache[q] = fast
-    farm = state._farm_cache[q]
-    version = state.farm_versions[q]
-    if farm is None or farm[0] != version:
-        farm = (version, _farm_row(state, q))
-        state._farm_cache[q] = farm
-    return fast[1], farm[1]
+# --- the per-observer material -----------------------------------------------------------------
 
-
-def _write_stamp_ranks(state: MiTierraState, player: int, out: np.ndarray) -> None:
-    n = state.num_players
-    stamps = state.stamp
-    for k in range(n):
-        sq = stamps[(player + k) % n]
-        later = 0
-        for r in range(n):
-            if stamps[r] > sq:  # markers above this seat's (G-08)
-                later += 1
-        out[_OFF_PLAYERS + k * PLAYER_BLOCK + _STAMP_RANK] = later / 3.0
-
-
-def _public(state: MiTierraState) -> np.ndarray:
-    public = state._public_cache
-    if public is None or public[0] != state.market_version:
-        public = (state.market_version, _public_part(state))
-        state._public_cache = public
-    return public[1]
-
-
-def _material(state: MiTierraState, player: int) -> np.ndarray:
-    """Everything but the per-decision blocks, for `player`, built from scratch."""
+def _build(state: MiTierraState, player: int) -> list:
+    """`player`'s material from scratch, with what it reflects."""
     out = _public(state).copy()
-    out[_OFF_BOARD:_OFF_BOARD + _BOARD_SIZE] = _board_block(state, player)
+    _board_full(state, player, out)
     n = state.num_players
     for k in range(n):
-        fast, farm = _seat_rows(state, (player + k) % n)
+        q = (player + k) % n
         base = _OFF_PLAYERS + k * PLAYER_BLOCK
-        out[base:base + FAST_SIZE] = fast
-        out[base + FAST_SIZE:base + PLAYER_BLOCK] = farm
-    _write_stamp_ranks(state, player, out)
+        out[base:base + FAST_SIZE] = _fast(state, q)
+        out[base + FAST_SIZE:base + PLAYER_BLOCK] = _farm(state, q)
+    _write_ranks(state, player, out)
     _knowledge(state, player, out)
-    return out
+    entry = [out, state.market_version, state.board_epoch, len(state.board_log),
+             list(state.seat_versions), list(state.work_versions), list(state.farm_versions),
+             state.clock]
+    state._obs[player] = entry
+    return entry
 
 
-def _updated(state: MiTierraState, player: int, entry: tuple) -> np.ndarray:
-    """`player`'s cached material brought up to date: only the public blocks, the board, the seat
-    rows and the knowledge whose versions moved are rewritten (into a copy: cached arrays never
-    change)."""
-    market_version, board_version, seat_versions, farm_versions, old = entry
-    out = old.copy()
-    if market_version != state.market_version:
+def _update(state: MiTierraState, player: int, entry: list) -> None:
+    """Bring `player`'s material up to date in place."""
+    out = entry[0]
+    if entry[1] != state.market_version:
         public = _public(state)
         out[_OFF_GAME:_OFF_BOARD] = public[_OFF_GAME:_OFF_BOARD]
         out[_OFF_MARKETS:_OFF_PLAYERS] = public[_OFF_MARKETS:_OFF_PLAYERS]
-    if board_version != state.board_version:
-        out[_OFF_BOARD:_OFF_BOARD + _BOARD_SIZE] = _board_block(state, player)
-    n = state.num_players
-    seats_moved = False
-    for k in range(n):
-        q = (player + k) % n
-        fast_moved = seat_versions[q] != state.seat_versions[q]
-        farm_moved = farm_versions[q] != state.farm_versions[q]
-        if fast_moved or farm_moved:
-            fast, farm = _seat_rows(state, q)
+        entry[1] = state.market_version
+    logged = len(state.board_log)
+    if entry[2] != state.board_epoch:
+        _board_full(state, player, out)
+        entry[2] = state.board_epoch
+        entry[3] = logged
+    elif entry[3] != logged:
+        _board_changes(state, player, out, entry[3])
+        entry[3] = logged
+    seat = state.seat_versions
+    work = state.work_versions
+    farm = state.farm_versions
+    rows_moved = False
+    if entry[4] != seat or entry[5] != work or entry[6] != farm:
+        old_seat, old_work, old_farm = entry[4], entry[5], entry[6]
+        n = state.num_players
+        for k in range(n):
+            q = (player + k) % n
             base = _OFF_PLAYERS + k * PLAYER_BLOCK
-            if fast_moved:
-                out[base:base + FAST_SIZE] = fast
-                seats_moved = True
-            if farm_moved:
-                out[base + FAST_SIZE:base + PLAYER_BLOCK] = farm
-    if seats_moved:
-        _write_stamp_ranks(state, player, out)
-    if seat_versions[player] != state.seat_versions[player]:
-        out[_OFF_KNOWLEDGE:_OFF_KNOWLEDGE + _KNOWLEDGE_SIZE] = 0.0
-        _knowledge(state, player, out)
-    return out
+            if old_seat[q] != seat[q]:
+                out[base:base + FAST_SIZE] = _fast(state, q)
+                rows_moved = True
+            elif old_work[q] != work[q]:
+                _write_work(state, q, out, base)
+            if old_farm[q] != farm[q]:
+                out[base + FAST_SIZE:base + PLAYER_BLOCK] = _farm(state, q)
+        if old_seat[player] != seat[player]:
+            _knowledge(state, player, out)
+        entry[4] = list(seat)
+        entry[5] = list(work)
+        entry[6] = list(farm)
+    if rows_moved or entry[7] != state.clock:
+        _write_ranks(state, player, out)
+        entry[7] = state.clock
 
 
 def write_observation(state: MiTierraState, player: int, out: np.ndarray) -> None:
     """Fill `out` (float32, OBS_SIZE) with `player`'s view of `state`."""
-    entry = state._obs_cache[player]
-    market_version = state.market_version
+    entry = state._obs[player]
     if entry is None:
-        material = _material(state, player)
-    elif (entry[0] == market_version and entry[1] == state.board_version
-          and entry[2] == state.seat_versions and entry[3] == state.farm_versions):
-        material = entry[4]
+        entry = _build(state, player)
     else:
-        material = _updated(state, player, entry)
-    if entry is None or material is not entry[4]:
-        state._obs_cache[player] = (market_version, state.board_version,
-                                    list(state.seat_versions), list(state.farm_versions),
-                                    material)
-    out[:] = material
+        _update(state, player, entry)
+    out[:] = entry[0]
     if state.terminal:
         return
     current = state.current_player
@@ -382,44 +513,58 @@ def write_observation(state: MiTierraState, player: int, out: np.ndarray) -> Non
         k = (current - player) % state.num_players
         out[_OFF_PLAYERS + k * PLAYER_BLOCK + _IS_ACTING] = 1.0
     out[_OFF_STAGE + state.stage] = 1.0
-    out[_OFF_DECISION + state.decision] = 1.0
-    _context(state, player, out)
-
-
-def _context(state: MiTierraState, player: int, out: np.ndarray) -> None:
-    o = CONTEXT_OFFSETS
-    base = _OFF_CONTEXT
     d = state.decision
+    out[_OFF_DECISION + d] = 1.0
     if state.die_face:
-        out[base + o["die_face"] + state.die_face - 1] = 1.0
+        out[_C_DIE + state.die_face - 1] = 1.0
     if state.pending_tile > 0:
-        out[base + o["pending_tile"] + state.pending_tile - 1] = 1.0
-    if d in (Decision.MARKET_TURN, Decision.MARKET_SALE):
-        out[base + o["market_space"] + state.qpos] = 1.0
-    if d == Decision.MARKET_SALE:
-        out[base + o["sale_slot"] + state.sale_slot] = 1.0
+        out[_C_TILE + state.pending_tile - 1] = 1.0
+    if d in _CONTEXT_DECISIONS:
+        _context(state, player, out, d)
+
+
+_C = {name: _OFF_CONTEXT + off for name, off in CONTEXT_OFFSETS.items()}
+_C_DIE = _C["die_face"]
+_C_TILE = _C["pending_tile"]
+_D_MARKET_TURN = int(Decision.MARKET_TURN)
+_D_MARKET_SALE = int(Decision.MARKET_SALE)
+_D_BLACK_MARKET = int(Decision.BLACK_MARKET)
+_D_CLOCK_ORDER = int(Decision.CLOCK_ORDER)
+_D_DEVELOPMENT = int(Decision.DEVELOPMENT)
+_D_UPKEEP = int(Decision.UPKEEP)
+_CONTEXT_DECISIONS = frozenset((_D_MARKET_TURN, _D_MARKET_SALE, _D_BLACK_MARKET,
+                                _D_CLOCK_ORDER, _D_DEVELOPMENT, _D_UPKEEP))
+
+
+def _context(state: MiTierraState, player: int, out: np.ndarray, d: int) -> None:
+    """The context values of the decisions that have some (beyond the die and the tile)."""
+    c = _C
+    if d in (_D_MARKET_TURN, _D_MARKET_SALE):
+        out[c["market_space"] + state.qpos] = 1.0
+    if d == _D_MARKET_SALE:
+        out[c["sale_slot"] + state.sale_slot] = 1.0
         for g, units in enumerate(state.sale_units):
             if units:
-                out[base + o["sale_units"] + g] = min(units / 5.0, 1.0)
-    if d == Decision.BLACK_MARKET:
-        out[base + o["black_market_buys"]] = state.bm_buys / 3.0
-    if d == Decision.CLOCK_ORDER:
-        out[base + o["reorder_placed"]] = len(state.reorder_done) / 4.0
-        out[base + o["reorder_left"]] = len(state.reorder_left) / 4.0
+                out[c["sale_units"] + g] = min(units / 5.0, 1.0)
+    elif d == _D_BLACK_MARKET:
+        out[c["black_market_buys"]] = state.bm_buys / 3.0
+    elif d == _D_CLOCK_ORDER:
+        out[c["reorder_placed"]] = len(state.reorder_done) / 4.0
+        out[c["reorder_left"]] = len(state.reorder_left) / 4.0
         if player == state.current_player:  # private: only the reordering player sees it
             known = state.known[player]
             for k, card in enumerate(state.reorder_done):
-                out[base + o["reorder_placed_private"] + 4 * k + known.index(card)] = 1.0
+                out[c["reorder_placed_private"] + 4 * k + known.index(card)] = 1.0
             for k, card in enumerate(state.reorder_left):
-                out[base + o["reorder_left_private"] + 4 * k + known.index(card)] = 1.0
-    if d == Decision.DEVELOPMENT:
+                out[c["reorder_left_private"] + 4 * k + known.index(card)] = 1.0
+    elif d == _D_DEVELOPMENT:
         spot = state.queue[state.qpos] - C.ZONE_FIRST_SPACE[C.Z_DEV]
         for s in C.DEV_SPOT_TOUCHES[spot]:
-            out[base + o["dev_touched_slots"] + s] = 1.0
-        out[base + o["dev_cost"]] = state.dev_cost / 4.0
-    if d == Decision.UPKEEP:
+            out[c["dev_touched_slots"] + s] = 1.0
+        out[c["dev_cost"]] = state.dev_cost / 4.0
+    elif d == _D_UPKEEP:
         due = max(0, state.owned[state.current_player] - C.FREE_WORKERS) * C.UPKEEP_PER_EXTRA
-        out[base + o["upkeep_due"]] = due / 4.0
+        out[c["upkeep_due"]] = due / 4.0
 
 
 assert Stage.GAME_OVER == NUM_STAGES - 1
