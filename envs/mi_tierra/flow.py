@@ -148,7 +148,7 @@ def _run_turn_order(state: MiTierraState) -> None:
     n = state.num_players
     state.studies_used = [False] * n
     state.retired = [False] * n
-    state.seat_versions = [v + 1 for v in state.seat_versions]
+    state.work_versions = [v + 1 for v in state.work_versions]  # turn order, workers, flags
     # a new round: the board's change log starts again (observers rebuild their board block)
     state.board_log = []
     state.board_epoch += 1
@@ -392,7 +392,8 @@ def _produce(state: MiTierraState, p: int) -> None:
     """Harvest every farm worker (they go home), then product cards, then breeding cards."""
     workers = state.farm_workers[p]
     goods = state.goods[p]
-    if True in workers:
+    changed = True in workers
+    if changed:
         for c in range(C.FARM_CELLS):
             if workers[c]:
                 goods[C.TILE_CROP[state.tiles[p][c]]] += harvest_amount(state, p, c)
@@ -412,14 +413,15 @@ def _produce(state: MiTierraState, p: int) -> None:
             products.append(C.EGG)
     for good in products:
         goods[good] += 1
+    if changed or products:
+        state.seat_versions[p] += 1
     births = [  # MIT-67, MIT-68, MIT-75, G-46: judged before any is added
         C.DEV_CARDS[card].animal for card in (C.SHEEP_BREEDING, C.COW_BREEDING,
                                               C.CHICKEN_BREEDING)
         if devs[card] and goods[C.DEV_CARDS[card].animal] >= C.DEV_CARDS[card].need
     ]
     for animal in births:
-        add_animals(state, p, animal, 1)
-    state.seat_versions[p] += 1
+        add_animals(state, p, animal, 1)  # (which bumps the versions itself)
 
 
 # --- steps 14-16: markets and the lower road (MIT-78 … MIT-91) --------------------------------

@@ -6,16 +6,15 @@ market cards in view, the event in force, which cards have left the pile) except
 block and the Clock Tower reordering context, which carry only the observer's own peeks.
 `OBS_LAYOUT` lists the named blocks (name, offset, size); seeds/mi_tierra.md documents each value.
 
-Speed: each observer keeps its own vector of everything but the per-decision blocks (the
-"material"), with what it reflects, and a later call rewrites only what moved since: the public
-part (kept up to date per `market_version`, slot by slot), the board spaces logged in
-`board_log` since (all of them after a new `board_epoch`), the seat rows whose `seat_versions`
-moved (copied from per-seat rows cached per version), the six worker counts of the seats whose
-`work_versions` alone moved (placements, workers going home), the farm rows whose
-`farm_versions` moved, the money-stamp ranks (per `clock`) and the observer's knowledge. A call
-then copies that vector and writes the few values of the current decision. The per-observer
-vectors and the public part are updated in place (a clone builds its own); the per-seat rows are
-never modified, so clones share them.
+Speed: nothing is rebuilt that did not change. The public part is kept up to date in place per
+`market_version` (slot by slot). The player rows are kept once, in seat order, and rewritten per
+seat only where its versions moved: the whole fast row for `seat_versions`, just the turn
+position and worker values for `work_versions` (placements, workers going home, a new turn
+order), the farm row for `farm_versions`, the money-stamp ranks per `clock`. Each observer keeps
+its own vector of the rest (public part, board, knowledge), rewriting the board spaces logged in
+`board_log` since its last call (the whole board after a new `board_epoch`). A call copies that
+vector, the player rows rotated to the observer, and writes the few values of the current
+decision. These arrays are updated in place: a clone builds its own.
 """
 
 from __future__ import annotations
@@ -324,6 +323,7 @@ def _scaled_table(scale: float, size: int = 64) -> list[float]:
     return np.minimum(values, 1.0).tolist()
 
 
+_TURN0 = PLAYER_OFFSETS["turn_position"]
 _WORK0 = PLAYER_OFFSETS["workers_owned"]
 assert [name for name, _, _ in FAST_FIELDS[6:12]] == [
     "workers_owned", "workers_in_hut", "workers_on_farm", "retired", "on_lower_road",
@@ -331,12 +331,14 @@ assert [name for name, _, _ in FAST_FIELDS[6:12]] == [
 ]
 assert all(scale == 5.0 for _, _, scale in FAST_FIELDS[6:9])
 _FIFTHS = _scaled_table(5.0)
+_TURN_HOT = tuple(np.eye(MAX_SEATS, dtype=np.float32))
 _LOWER_STOP = _LOWER0 + 4
 _CELL_HOT = tuple(6 * c for c in range(C.FARM_CELLS))
 _FARM_ANIMALS = PLAYER_OFFSETS["farm_animals"] - FAST_SIZE
 _FARM_COW = PLAYER_OFFSETS["farm_animal_is_cow"] - FAST_SIZE
 _FARM_DEVS = PLAYER_OFFSETS["development_cards"] - FAST_SIZE
 FARM_SIZE = len(_FARM_SCALE)
+_ALL_PLAYERS = MAX_SEATS * PLAYER_BLOCK
 
 
 def _fast_row(state: MiTierraState, q: int) -> np.ndarray:
@@ -372,29 +374,9 @@ def _farm_row(state: MiTierraState, q: int) -> np.ndarray:
     return row
 
 
-def _fast(state: MiTierraState, q: int) -> np.ndarray:
-    """Seat q's fast row, cached per (`seat_versions[q]`, `work_versions[q]`)."""
-    entry = state._fast_rows[q]
-    seat = state.seat_versions[q]
-    work = state.work_versions[q]
-    if entry is None or entry[0] != seat or entry[1] != work:
-        entry = (seat, work, _fast_row(state, q))
-        state._fast_rows[q] = entry
-    return entry[2]
-
-
-def _farm(state: MiTierraState, q: int) -> np.ndarray:
-    """Seat q's farm row, cached per `farm_versions[q]`."""
-    entry = state._farm_rows[q]
-    version = state.farm_versions[q]
-    if entry is None or entry[0] != version:
-        entry = (version, _farm_row(state, q))
-        state._farm_rows[q] = entry
-    return entry[1]
-
-
 def _write_work(state: MiTierraState, q: int, out: np.ndarray, base: int) -> None:
-    """Seat q's worker counts and flags (workers_owned … studies_used), in place."""
+    """Seat q's turn position, worker counts and flags (workers_owned … studies_used)."""
+    out[base + _TURN0:base + _TURN0 + MAX_SEATS] = _TURN_HOT[state.order.index(q)]
     b = base + _WORK0
     out[b] = _FIFTHS[state.owned[q]]
     out[b + 1] = _FIFTHS[state.hut[q]]
@@ -404,21 +386,54 @@ def _write_work(state: MiTierraState, q: int, out: np.ndarray, base: int) -> Non
     out[b + 5] = 1.0 if state.studies_used[q] else 0.0
 
 
-def _ranks(state: MiTierraState) -> list[float]:
-    """Per seat, the markers above its money marker's stamp (G-08) / 3; cached per `clock`."""
-    entry = state._ranks
-    if entry is None or entry[0] != state.clock:
-        stamps = state.stamp
-        entry = (state.clock, [sum(1 for r in stamps if r > sq) / 3.0 for sq in stamps])
-        state._ranks = entry
-    return entry[1]
+def _write_ranks(state: MiTierraState, out: np.ndarray) -> None:
+    """Per seat, the markers above its money marker's stamp (G-08) / 3."""
+    stamps = state.stamp
+    for q, sq in enumerate(stamps):
+        later = 0
+        for r in stamps:
+            if r > sq:
+                later += 1
+        out[q * PLAYER_BLOCK + _STAMP_RANK] = later / 3.0
 
 
-def _write_ranks(state: MiTierraState, player: int, out: np.ndarray) -> None:
-    ranks = _ranks(state)
-    n = state.num_players
-    for k in range(n):
-        out[_OFF_PLAYERS + k * PLAYER_BLOCK + _STAMP_RANK] = ranks[(player + k) % n]
+def _players(state: MiTierraState) -> np.ndarray:
+    """Every seat's row in seat order (the observer's view is a rotation of it), brought up to
+    date in place: a seat's fast row when `seat_versions` moved, its worker values alone when
+    only `work_versions` moved, its farm row when `farm_versions` moved, the ranks per `clock`."""
+    entry = state._players
+    seat = state.seat_versions
+    work = state.work_versions
+    farm = state.farm_versions
+    if entry is None:
+        out = np.zeros(_ALL_PLAYERS, dtype=np.float32)
+        for q in range(state.num_players):
+            base = q * PLAYER_BLOCK
+            out[base:base + FAST_SIZE] = _fast_row(state, q)
+            out[base + FAST_SIZE:base + PLAYER_BLOCK] = _farm_row(state, q)
+        _write_ranks(state, out)
+        state._players = [out, list(seat), list(work), list(farm), state.clock]
+        return out
+    out = entry[0]
+    rows_moved = False
+    if entry[1] != seat or entry[2] != work or entry[3] != farm:
+        old_seat, old_work, old_farm = entry[1], entry[2], entry[3]
+        for q in range(state.num_players):
+            base = q * PLAYER_BLOCK
+            if old_seat[q] != seat[q]:
+                out[base:base + FAST_SIZE] = _fast_row(state, q)
+                rows_moved = True
+            elif old_work[q] != work[q]:
+                _write_work(state, q, out, base)
+            if old_farm[q] != farm[q]:
+                out[base + FAST_SIZE:base + PLAYER_BLOCK] = _farm_row(state, q)
+        entry[1] = list(seat)
+        entry[2] = list(work)
+        entry[3] = list(farm)
+    if rows_moved or entry[4] != state.clock:
+        _write_ranks(state, out)
+        entry[4] = state.clock
+    return out
 
 
 def _knowledge(state: MiTierraState, player: int, out: np.ndarray) -> None:
@@ -437,20 +452,14 @@ def _knowledge(state: MiTierraState, player: int, out: np.ndarray) -> None:
 # --- the per-observer material -----------------------------------------------------------------
 
 def _build(state: MiTierraState, player: int) -> list:
-    """`player`'s material from scratch, with what it reflects."""
+    """`player`'s material (all but the player rows and the per-decision blocks) from scratch,
+    with what it reflects."""
     out = _public(state).copy()
     _board_full(state, player, out)
-    n = state.num_players
-    for k in range(n):
-        q = (player + k) % n
-        base = _OFF_PLAYERS + k * PLAYER_BLOCK
-        out[base:base + FAST_SIZE] = _fast(state, q)
-        out[base + FAST_SIZE:base + PLAYER_BLOCK] = _farm(state, q)
-    _write_ranks(state, player, out)
     _knowledge(state, player, out)
     entry = [out, state.market_version, state.board_epoch, len(state.board_log),
-             list(state.seat_versions), list(state.work_versions), list(state.farm_versions),
-             state.clock]
+             list(state.known[player]), list(state.known_set[player]),
+             state.known_depth[player]]
     state._obs[player] = entry
     return entry
 
@@ -471,46 +480,39 @@ def _update(state: MiTierraState, player: int, entry: list) -> None:
     elif entry[3] != logged:
         _board_changes(state, player, out, entry[3])
         entry[3] = logged
-    seat = state.seat_versions
-    work = state.work_versions
-    farm = state.farm_versions
-    rows_moved = False
-    if entry[4] != seat or entry[5] != work or entry[6] != farm:
-        old_seat, old_work, old_farm = entry[4], entry[5], entry[6]
-        n = state.num_players
-        for k in range(n):
-            q = (player + k) % n
-            base = _OFF_PLAYERS + k * PLAYER_BLOCK
-            if old_seat[q] != seat[q]:
-                out[base:base + FAST_SIZE] = _fast(state, q)
-                rows_moved = True
-            elif old_work[q] != work[q]:
-                _write_work(state, q, out, base)
-            if old_farm[q] != farm[q]:
-                out[base + FAST_SIZE:base + PLAYER_BLOCK] = _farm(state, q)
-        if old_seat[player] != seat[player]:
-            _knowledge(state, player, out)
-        entry[4] = list(seat)
-        entry[5] = list(work)
-        entry[6] = list(farm)
-    if rows_moved or entry[7] != state.clock:
-        _write_ranks(state, player, out)
-        entry[7] = state.clock
+    known = state.known[player]
+    known_set = state.known_set[player]
+    if (entry[4] != known or entry[5] != known_set
+            or entry[6] != state.known_depth[player]):
+        _knowledge(state, player, out)
+        entry[4] = list(known)
+        entry[5] = list(known_set)
+        entry[6] = state.known_depth[player]
 
 
 def write_observation(state: MiTierraState, player: int, out: np.ndarray) -> None:
     """Fill `out` (float32, OBS_SIZE) with `player`'s view of `state`."""
+    rows = _players(state)
     entry = state._obs[player]
     if entry is None:
         entry = _build(state, player)
     else:
         _update(state, player, entry)
     out[:] = entry[0]
+    # the player rows, rotated so that the observer comes first
+    n = state.num_players
+    split = player * PLAYER_BLOCK
+    used = n * PLAYER_BLOCK
+    if split:
+        out[_OFF_PLAYERS:_OFF_PLAYERS + used - split] = rows[split:used]
+        out[_OFF_PLAYERS + used - split:_OFF_PLAYERS + used] = rows[:split]
+    else:
+        out[_OFF_PLAYERS:_OFF_PLAYERS + used] = rows[:used]
     if state.terminal:
         return
     current = state.current_player
     if current >= 0:
-        k = (current - player) % state.num_players
+        k = (current - player) % n
         out[_OFF_PLAYERS + k * PLAYER_BLOCK + _IS_ACTING] = 1.0
     out[_OFF_STAGE + state.stage] = 1.0
     d = state.decision

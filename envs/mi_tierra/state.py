@@ -61,7 +61,7 @@ class MiTierraState(GameState):
         *_INT_FIELDS, *_BOOL_FIELDS, *_LIST_FIELDS, *_NESTED_FIELDS, "rng", "version",
         "_mask", "_mask_version", "_legal", "_legal_version", "occupied", "_cells_cache",
         "market_version", "seat_versions", "work_versions", "farm_versions", "board_log",
-        "board_epoch", "_obs", "_public", "_fast_rows", "_farm_rows", "_ranks",
+        "board_epoch", "_obs", "_public", "_players",
     )
 
     def __init__(self) -> None:
@@ -82,11 +82,9 @@ class MiTierraState(GameState):
         self.farm_versions = [0] * C.MAX_SEATS
         self.board_log: list[int] = []
         self.board_epoch = 0
-        self._obs: list = [None] * C.MAX_SEATS  # per observer: (material, what it reflects)
+        self._obs: list = [None] * C.MAX_SEATS  # per observer: [material, what it reflects]
         self._public = None
-        self._fast_rows: list = [None] * C.MAX_SEATS
-        self._farm_rows: list = [None] * C.MAX_SEATS
-        self._ranks = None
+        self._players = None
         self.rng = np.random.default_rng(0)
 
     def invalidate(self) -> None:
@@ -107,9 +105,7 @@ class MiTierraState(GameState):
         self._cells_cache = [None] * C.MAX_SEATS
         self._obs = [None] * C.MAX_SEATS
         self._public = None
-        self._fast_rows = [None] * C.MAX_SEATS
-        self._farm_rows = [None] * C.MAX_SEATS
-        self._ranks = None
+        self._players = None
 
     # --- the engine protocol ------------------------------------------------------------------
     @property
@@ -219,13 +215,10 @@ class MiTierraState(GameState):
         new._legal_version = self._legal_version
         new._legal = list(self._legal)
         new._cells_cache = list(self._cells_cache)  # entries are tuples: safe to share
-        # per-seat rows are never modified (safe to share); the per-observer vectors and the
-        # public part are updated in place, so the clone builds its own
-        new._fast_rows = list(self._fast_rows)
-        new._farm_rows = list(self._farm_rows)
-        new._ranks = self._ranks
+        # the observation parts are updated in place, so the clone builds its own
         new._obs = [None] * C.MAX_SEATS
         new._public = None
+        new._players = None
         return new
 
     def __getstate__(self) -> dict[str, Any]:
