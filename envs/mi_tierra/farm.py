@@ -152,9 +152,8 @@ def put_tile(state: MiTierraState, player: int, cell: int, tile: int) -> None:
     tiles[cell] = tile
     barn_kind[cell] = C.NO_KIND
     barn_count[cell] = 0
-    state.seat_versions[player] += 1
     state.farm_versions[player] += 1
-    if evicted:
+    if evicted:  # (add_animals bumps the seat's version: the goods moved)
         state.goods[player][evicted_kind] -= evicted
         add_animals(state, player, evicted_kind, evicted)
 

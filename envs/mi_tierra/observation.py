@@ -7,14 +7,15 @@ block and the Clock Tower reordering context, which carry only the observer's ow
 `OBS_LAYOUT` lists the named blocks (name, offset, size); seeds/mi_tierra.md documents each value.
 
 Speed: nothing is rebuilt that did not change. The public part is kept up to date in place per
-`market_version` (slot by slot). The player rows are kept once, in seat order, and rewritten per
-seat only where its versions moved: the whole fast row for `seat_versions`, just the turn
-position and worker values for `work_versions` (placements, workers going home, a new turn
-order), the farm row for `farm_versions`, the money-stamp ranks per `clock`. Each observer keeps
-its own vector of the rest (public part, board, knowledge), rewriting the board spaces logged in
-`board_log` since its last call (the whole board after a new `board_epoch`). A call copies that
-vector, the player rows rotated to the observer, and writes the few values of the current
-decision. These arrays are updated in place: a clone builds its own.
+`market_version` (slot by slot). The player rows are kept once, in seat order, with a snapshot
+of the values they were written from: when a seat's `seat_versions` or `work_versions` (worker
+moves) moved, the fast fields that differ from the snapshot are rewritten, one by one; when its
+`farm_versions` moved, the farm fields that differ; the money-stamp ranks when `clock` moved.
+Each observer keeps its own vector of the rest (public part, board, knowledge), rewriting the
+board spaces logged in `board_log` since its last call (the whole board after a new
+`board_epoch`). A call copies that vector, the player rows rotated to the observer, and writes
+the few values of the current decision. These arrays are updated in place: a clone builds its
+own.
 """
 
 from __future__ import annotations
@@ -317,28 +318,39 @@ def _board_changes(state: MiTierraState, player: int, out: np.ndarray, start: in
 
 # --- the player rows ---------------------------------------------------------------------------
 
-def _scaled_table(scale: float, size: int = 64) -> list[float]:
-    """Values 0 … size-1 scaled and clipped exactly as the float32 rows are."""
-    values = np.arange(size, dtype=np.float32) * np.float32(1.0 / scale)
-    return np.minimum(values, 1.0).tolist()
+def _scale(field: str, fields: tuple = PLAYER_FIELDS) -> float:
+    """The float32 factor of a field, as a Python float: an int or bool times it, clipped at 1,
+    then stored as float32, equals the float32 product the row builders compute (the double
+    product of a small int and a float32 is exact, so it is rounded once, the same way)."""
+    for name, _, scale in fields:
+        if name == field:
+            return float(np.float32(1.0 / scale))
+    raise KeyError(field)
 
 
-_TURN0 = PLAYER_OFFSETS["turn_position"]
-_WORK0 = PLAYER_OFFSETS["workers_owned"]
-assert [name for name, _, _ in FAST_FIELDS[6:12]] == [
-    "workers_owned", "workers_in_hut", "workers_on_farm", "retired", "on_lower_road",
-    "studies_used",
-]
-assert all(scale == 5.0 for _, _, scale in FAST_FIELDS[6:9])
-_FIFTHS = _scaled_table(5.0)
-_TURN_HOT = tuple(np.eye(MAX_SEATS, dtype=np.float32))
 _LOWER_STOP = _LOWER0 + 4
 _CELL_HOT = tuple(6 * c for c in range(C.FARM_CELLS))
-_FARM_ANIMALS = PLAYER_OFFSETS["farm_animals"] - FAST_SIZE
-_FARM_COW = PLAYER_OFFSETS["farm_animal_is_cow"] - FAST_SIZE
-_FARM_DEVS = PLAYER_OFFSETS["development_cards"] - FAST_SIZE
 FARM_SIZE = len(_FARM_SCALE)
 _ALL_PLAYERS = MAX_SEATS * PLAYER_BLOCK
+_P = PLAYER_OFFSETS
+# The fast row's scalar fields as the seat refresh reads them (see _seat_scalars), with their
+# offsets and factors; turn_position is one-hot and written apart.
+_SCALAR_FIELDS = (
+    "money", "score", "workers_owned", "workers_in_hut", "workers_on_farm", "retired",
+    "on_lower_road", "studies_used", "cake", "cloth", "peeked_in_order", "peeked_as_set",
+)
+_SCALAR_AT = tuple(_P[f] for f in _SCALAR_FIELDS)
+_SCALAR_SCALE = tuple(_scale(f) for f in _SCALAR_FIELDS)
+_NUM_SCALARS = len(_SCALAR_FIELDS)
+_TURN0 = _P["turn_position"]
+_GOODS0 = _P["goods"]
+_GOODS_SCALE = _scale("goods")
+_WORKERS0 = _P["farm_workers"]
+_TILES0 = _P["farm_tiles"]
+_ANIMALS0 = _P["farm_animals"]
+_ANIMALS_SCALE = _scale("farm_animals")
+_COW0 = _P["farm_animal_is_cow"]
+_DEVS0 = _P["development_cards"]
 
 
 def _fast_row(state: MiTierraState, q: int) -> np.ndarray:
@@ -367,23 +379,98 @@ def _farm_row(state: MiTierraState, q: int) -> np.ndarray:
     """Seat q's FARM_FIELDS, scaled."""
     row = np.zeros(FARM_SIZE, dtype=np.float32)
     row[[base + t for base, t in zip(_CELL_HOT, state.tiles[q], strict=True)]] = 1.0
-    row[_FARM_ANIMALS:_FARM_COW] = state.barn_count[q]
-    row[_FARM_COW:_FARM_DEVS] = [k == C.COW for k in state.barn_kind[q]]
-    row[_FARM_DEVS:] = state.devs[q]
+    row[_ANIMALS0 - FAST_SIZE:_COW0 - FAST_SIZE] = state.barn_count[q]
+    row[_COW0 - FAST_SIZE:_DEVS0 - FAST_SIZE] = [k == C.COW for k in state.barn_kind[q]]
+    row[_DEVS0 - FAST_SIZE:] = state.devs[q]
     row *= _FARM_SCALE
     return row
 
 
-def _write_work(state: MiTierraState, q: int, out: np.ndarray, base: int) -> None:
-    """Seat q's turn position, worker counts and flags (workers_owned … studies_used)."""
-    out[base + _TURN0:base + _TURN0 + MAX_SEATS] = _TURN_HOT[state.order.index(q)]
-    b = base + _WORK0
-    out[b] = _FIFTHS[state.owned[q]]
-    out[b + 1] = _FIFTHS[state.hut[q]]
-    out[b + 2] = _FIFTHS[sum(state.farm_workers[q])]
-    out[b + 3] = 1.0 if state.retired[q] else 0.0
-    out[b + 4] = 1.0 if q in state.space_owner[_LOWER0:_LOWER_STOP] else 0.0
-    out[b + 5] = 1.0 if state.studies_used[q] else 0.0
+def _seat_scalars(state: MiTierraState, q: int) -> tuple:
+    """Seat q's scalar fast fields, raw, in `_SCALAR_FIELDS` order."""
+    money = state.money[q]
+    cake = state.cake[q]
+    cloth = state.cloth[q]
+    score = (money + C.CAKE_VALUE * cake + C.CLOTH_VALUE * cloth
+             + sum(state.goods[q]) // C.EXCHANGE_RATE)
+    return (
+        money, score, state.owned[q], state.hut[q], sum(state.farm_workers[q]),
+        state.retired[q], q in state.space_owner[_LOWER0:_LOWER_STOP], state.studies_used[q],
+        cake, cloth, len(state.known[q]), len(state.known_set[q]),
+    )
+
+
+def _seat_snapshot(state: MiTierraState, q: int) -> list:
+    """What seat q's rows were written from: scalars, turn position, goods, farm workers, then
+    the farm: tiles, barnyard counts and kinds, development cards."""
+    return [_seat_scalars(state, q), state.order.index(q), list(state.goods[q]),
+            list(state.farm_workers[q]), list(state.tiles[q]), list(state.barn_count[q]),
+            list(state.barn_kind[q]), list(state.devs[q])]
+
+
+def _refresh_seat(state: MiTierraState, q: int, out: np.ndarray, snap: list) -> None:
+    """Rewrite the fast fields of seat q that differ from its snapshot."""
+    base = q * PLAYER_BLOCK
+    values = _seat_scalars(state, q)
+    old = snap[0]
+    if values != old:
+        for i in range(_NUM_SCALARS):
+            v = values[i]
+            if v != old[i]:
+                out[base + _SCALAR_AT[i]] = min(v * _SCALAR_SCALE[i], 1.0)
+        snap[0] = values
+    position = state.order.index(q)
+    if position != snap[1]:
+        out[base + _TURN0 + snap[1]] = 0.0
+        out[base + _TURN0 + position] = 1.0
+        snap[1] = position
+    goods = state.goods[q]
+    seen = snap[2]
+    if goods != seen:
+        at = base + _GOODS0
+        for g in range(C.NUM_GOODS):
+            v = goods[g]
+            if v != seen[g]:
+                out[at + g] = min(v * _GOODS_SCALE, 1.0)
+                seen[g] = v
+    workers = state.farm_workers[q]
+    seen = snap[3]
+    if workers != seen:
+        at = base + _WORKERS0
+        for c in range(C.FARM_CELLS):
+            if workers[c] != seen[c]:
+                out[at + c] = 1.0 if workers[c] else 0.0
+        snap[3] = list(workers)
+
+
+def _refresh_farm(state: MiTierraState, q: int, out: np.ndarray, snap: list) -> None:
+    """Rewrite the farm fields of seat q that differ from its snapshot."""
+    base = q * PLAYER_BLOCK
+    tiles = state.tiles[q]
+    seen = snap[4]
+    if tiles != seen:
+        at = base + _TILES0
+        for c in range(C.FARM_CELLS):
+            if tiles[c] != seen[c]:
+                out[at + 6 * c + seen[c]] = 0.0
+                out[at + 6 * c + tiles[c]] = 1.0
+        snap[4] = list(tiles)
+    counts = state.barn_count[q]
+    kinds = state.barn_kind[q]
+    if counts != snap[5] or kinds != snap[6]:
+        seen_counts, seen_kinds = snap[5], snap[6]
+        for c in range(C.FARM_CELLS):
+            if counts[c] != seen_counts[c]:
+                out[base + _ANIMALS0 + c] = counts[c] * _ANIMALS_SCALE
+            if kinds[c] != seen_kinds[c]:
+                out[base + _COW0 + c] = 1.0 if kinds[c] == C.COW else 0.0
+        snap[5] = list(counts)
+        snap[6] = list(kinds)
+    devs = state.devs[q]
+    if devs != snap[7]:
+        for d in range(C.NUM_DEV_CARDS):
+            out[base + _DEVS0 + d] = 1.0 if devs[d] else 0.0
+        snap[7] = list(devs)
 
 
 def _write_ranks(state: MiTierraState, out: np.ndarray) -> None:
@@ -398,13 +485,11 @@ def _write_ranks(state: MiTierraState, out: np.ndarray) -> None:
 
 
 def _players(state: MiTierraState) -> np.ndarray:
-    """Every seat's row in seat order (the observer's view is a rotation of it), brought up to
-    date in place: a seat's fast row when `seat_versions` moved, its worker values alone when
-    only `work_versions` moved, its farm row when `farm_versions` moved, the ranks per `clock`."""
+    """Every seat's rows in seat order (the observer's view is a rotation of it), brought up to
+    date in place: the seats whose `seat_versions` or `work_versions` moved have their changed
+    fast fields rewritten, those whose `farm_versions` moved their changed farm fields, and the
+    ranks are rewritten when `clock` moved."""
     entry = state._players
-    seat = state.seat_versions
-    work = state.work_versions
-    farm = state.farm_versions
     if entry is None:
         out = np.zeros(_ALL_PLAYERS, dtype=np.float32)
         for q in range(state.num_players):
@@ -412,25 +497,28 @@ def _players(state: MiTierraState) -> np.ndarray:
             out[base:base + FAST_SIZE] = _fast_row(state, q)
             out[base + FAST_SIZE:base + PLAYER_BLOCK] = _farm_row(state, q)
         _write_ranks(state, out)
-        state._players = [out, list(seat), list(work), list(farm), state.clock]
+        state._players = [out, list(state.seat_versions), list(state.work_versions),
+                          list(state.farm_versions), state.clock,
+                          [_seat_snapshot(state, q) for q in range(state.num_players)]]
         return out
     out = entry[0]
-    rows_moved = False
-    if entry[1] != seat or entry[2] != work or entry[3] != farm:
-        old_seat, old_work, old_farm = entry[1], entry[2], entry[3]
+    seat = state.seat_versions
+    work = state.work_versions
+    if entry[1] != seat or entry[2] != work:
+        old_seat, old_work, snaps = entry[1], entry[2], entry[5]
         for q in range(state.num_players):
-            base = q * PLAYER_BLOCK
-            if old_seat[q] != seat[q]:
-                out[base:base + FAST_SIZE] = _fast_row(state, q)
-                rows_moved = True
-            elif old_work[q] != work[q]:
-                _write_work(state, q, out, base)
-            if old_farm[q] != farm[q]:
-                out[base + FAST_SIZE:base + PLAYER_BLOCK] = _farm_row(state, q)
+            if old_seat[q] != seat[q] or old_work[q] != work[q]:
+                _refresh_seat(state, q, out, snaps[q])
         entry[1] = list(seat)
         entry[2] = list(work)
+    farm = state.farm_versions
+    if entry[3] != farm:
+        old_farm, snaps = entry[3], entry[5]
+        for q in range(state.num_players):
+            if old_farm[q] != farm[q]:
+                _refresh_farm(state, q, out, snaps[q])
         entry[3] = list(farm)
-    if rows_moved or entry[4] != state.clock:
+    if entry[4] != state.clock:
         _write_ranks(state, out)
         entry[4] = state.clock
     return out
