@@ -36,6 +36,7 @@ from .flow import (
     SUB_ROLL,
     SUB_TILE,
     apf_products,
+    finish_worker,
     pay_upkeep,
     pose,
     upkeep_due,
@@ -126,6 +127,7 @@ _MASK_C = _bits(range(C.ZONE_FIRST_SPACE[C.Z_FLOUR_WINE], C.NUM_SPACES))
 assert [z for z, _ in _PLACE_ORDER] == [*_CHUNK_A_ZONES, *_CHUNK_B_ZONES, *_CHUNK_C_ZONES]
 assert _MASK_A | _MASK_B | _MASK_C | _MASK_D == (1 << C.NUM_SPACES) - 1
 _SQUARE_A, _SQUARE_B = _SQUARE_SPACES
+_PLACE_LOWER_ROAD = ZONE_PLACE_ACTION[C.Z_LOWER_ROAD]
 _LOWER_START, _LOWER_STOP = _LOWER_SPACES[0], _LOWER_SPACES[-1] + 1
 
 
@@ -170,13 +172,11 @@ _CROP_TILES = (C.T_APPLE, C.T_WHEAT, C.T_GRAPE)
 
 
 def crop_cells(state: MiTierraState, p: int) -> tuple[int, ...]:
-    """The cells of `p`'s farm holding a crop field (cached per `farm_versions[p]`, which every
-    tile change bumps)."""
+    """The cells of `p`'s farm holding a crop field (cached with the tiles it was read from)."""
     entry = state._cells_cache[p]
-    version = state.farm_versions[p]
-    if entry is None or entry[0] != version:
-        tiles = state.tiles[p]
-        entry = (version, tuple(c for c in range(C.FARM_CELLS) if tiles[c] in _CROP_TILES))
+    tiles = state.tiles[p]
+    if entry is None or entry[0] != tiles:
+        entry = (list(tiles), tuple(c for c in range(C.FARM_CELLS) if tiles[c] in _CROP_TILES))
         state._cells_cache[p] = entry
     return entry[1]
 
@@ -297,7 +297,7 @@ def legal_actions(state: MiTierraState) -> list[int]:
     """The legal action ids of the pending decision, in increasing order (empty when none)."""
     if state.terminal or state.chance_pending:
         return []
-    return _LEGAL[state.decision](state, state.current_player)
+    return LEGAL_BY_DECISION[state.decision](state, state.current_player)
 
 
 def _legal_none(state: MiTierraState, p: int) -> list[int]:
@@ -427,7 +427,8 @@ _LEGAL_BY_DECISION = {
     Decision.MARKET_SALE: _legal_market_sale,
     Decision.BLACK_MARKET: _legal_black_market,
 }
-_LEGAL = [_LEGAL_BY_DECISION[d] for d in Decision]
+# per decision (an int), the function listing its legal ids: (state, player) -> list
+LEGAL_BY_DECISION = [_LEGAL_BY_DECISION[d] for d in Decision]
 
 
 # --- carrying a decision out ---------------------------------------------------------------------
@@ -452,7 +453,10 @@ def _resolve_place(state: MiTierraState, p: int, action: int) -> None:
         state.hut[p] -= 1
         state.seat_versions[p] += 1
         return
-    state.work_versions[p] += 1
+    if action == _PLACE_LOWER_ROAD:
+        state.work_versions[p] += 1  # the hut and the lower-road flag
+    else:
+        state.hut_moved[p] = True
     pair = action in (PLACE_PAIR_FOREST, PLACE_PAIR_CROPS)
     if pair:
         space = free_space(state, C.Z_FOREST if action == PLACE_PAIR_FOREST else C.Z_CROPS)
@@ -500,8 +504,6 @@ def _resolve_reroll(state: MiTierraState, p: int, action: int) -> None:
 
 
 def _resolve_tile(state: MiTierraState, p: int, action: int) -> None:
-    from .flow import finish_worker
-
     if action != PASS:
         put_tile(state, p, action - CELL0, state.pending_tile)
     finish_worker(state)
@@ -590,7 +592,7 @@ def _resolve_market_turn(state: MiTierraState, p: int, action: int) -> None:
         state.board_log.append(space)
         if action == PASS:  # MIT-82: home, no more market turns this round
             state.hut[p] += 1
-            state.work_versions[p] += 1
+            state.hut_moved[p] = True
         else:  # MIT-88
             state.bm_workers.append(p)
             state.board_log.append(BM_TOKEN)
@@ -622,7 +624,7 @@ def _resolve_black_market(state: MiTierraState, p: int, action: int) -> None:
         state.bm_workers.pop(0)
         state.hut[p] += 1
         state.bm_buys = 0
-        state.work_versions[p] += 1
+        state.hut_moved[p] = True
         state.board_log.append(BM_TOKEN)
         return
     infl = inflation(state)

@@ -48,10 +48,14 @@ def pose(state: MiTierraState, decision: int, player: int) -> None:
 def advance(state: MiTierraState) -> None:
     """Run automatic play until a decision with two or more legal actions (or the end)."""
     resolve = _decisions.resolve
+    legal_of = _decisions.LEGAL_BY_DECISION
     runners = _RUNNERS
     while not state.terminal and not state.chance_pending:
-        if state.decision:  # Decision.NONE is 0
-            legal = state.legal_list()  # cached per version: the agent's next mask reuses it
+        decision = state.decision
+        if decision:  # Decision.NONE is 0
+            # (the state's legal_list() cache, filled here: the agent's next mask reuses it)
+            legal = state._legal = legal_of[decision](state, state.current_player)
+            state._legal_version = state.version
             if len(legal) >= 2:
                 return
             if not legal:  # never happens: every decision keeps a legal action (tests check)
@@ -113,7 +117,7 @@ def finish_worker(state: MiTierraState) -> None:
     state.die_face = 0
     state.pending_tile = -1
     state.rerolling = False
-    state.work_versions[owner] += 1
+    state.hut_moved[owner] = True
 
 
 # --- phase 1: turn order (MIT-09 … MIT-13, MIT-93) --------------------------------------------
@@ -282,6 +286,7 @@ def _run_square(state: MiTierraState) -> None:
     owner = state.space_owner[state.queue[state.qpos]]
     state.owned[owner] += 1  # MIT-36: the new worker arrives in the hut
     state.hut[owner] += 1
+    state.work_versions[owner] += 1
     finish_worker(state)
 
 

@@ -333,15 +333,20 @@ _CELL_HOT = tuple(6 * c for c in range(C.FARM_CELLS))
 FARM_SIZE = len(_FARM_SCALE)
 _ALL_PLAYERS = MAX_SEATS * PLAYER_BLOCK
 _P = PLAYER_OFFSETS
-# The fast row's scalar fields as the seat refresh reads them (see _seat_scalars), with their
-# offsets and factors; turn_position is one-hot and written apart.
-_SCALAR_FIELDS = (
-    "money", "score", "workers_owned", "workers_in_hut", "workers_on_farm", "retired",
-    "on_lower_road", "studies_used", "cake", "cloth", "peeked_in_order", "peeked_as_set",
+# The fast row's scalar fields as the seat refresh reads them: those a worker move changes (see
+# _seat_work), then the others (see _seat_holdings); turn_position is one-hot, written apart.
+_WORK_FIELDS = (
+    "workers_owned", "workers_in_hut", "workers_on_farm", "retired", "on_lower_road",
+    "studies_used",
 )
-_SCALAR_AT = tuple(_P[f] for f in _SCALAR_FIELDS)
-_SCALAR_SCALE = tuple(_scale(f) for f in _SCALAR_FIELDS)
-_NUM_SCALARS = len(_SCALAR_FIELDS)
+_HOLDING_FIELDS = ("money", "score", "cake", "cloth", "peeked_in_order", "peeked_as_set")
+_WORK_AT = tuple(_P[f] for f in _WORK_FIELDS)
+_WORK_SCALE = tuple(_scale(f) for f in _WORK_FIELDS)
+_HOLDING_AT = tuple(_P[f] for f in _HOLDING_FIELDS)
+_HUT_AT = _P["workers_in_hut"]
+_HUT_SCALE = _scale("workers_in_hut")
+assert _WORK_FIELDS[1] == "workers_in_hut"
+_HOLDING_SCALE = tuple(_scale(f) for f in _HOLDING_FIELDS)
 _TURN0 = _P["turn_position"]
 _GOODS0 = _P["goods"]
 _GOODS_SCALE = _scale("goods")
@@ -386,46 +391,62 @@ def _farm_row(state: MiTierraState, q: int) -> np.ndarray:
     return row
 
 
-def _seat_scalars(state: MiTierraState, q: int) -> tuple:
-    """Seat q's scalar fast fields, raw, in `_SCALAR_FIELDS` order."""
+def _seat_work(state: MiTierraState, q: int) -> list:
+    """Seat q's raw `_WORK_FIELDS`."""
+    return [state.owned[q], state.hut[q], sum(state.farm_workers[q]), state.retired[q],
+            q in state.space_owner[_LOWER0:_LOWER_STOP], state.studies_used[q]]
+
+
+def _seat_holdings(state: MiTierraState, q: int) -> tuple:
+    """Seat q's raw `_HOLDING_FIELDS`."""
     money = state.money[q]
     cake = state.cake[q]
     cloth = state.cloth[q]
     score = (money + C.CAKE_VALUE * cake + C.CLOTH_VALUE * cloth
              + sum(state.goods[q]) // C.EXCHANGE_RATE)
-    return (
-        money, score, state.owned[q], state.hut[q], sum(state.farm_workers[q]),
-        state.retired[q], q in state.space_owner[_LOWER0:_LOWER_STOP], state.studies_used[q],
-        cake, cloth, len(state.known[q]), len(state.known_set[q]),
-    )
+    return (money, score, cake, cloth, len(state.known[q]), len(state.known_set[q]))
 
 
 def _seat_snapshot(state: MiTierraState, q: int) -> list:
-    """What seat q's rows were written from: scalars, turn position, goods, farm workers, then
-    the farm: tiles, barnyard counts and kinds, development cards."""
-    return [_seat_scalars(state, q), state.order.index(q), list(state.goods[q]),
-            list(state.farm_workers[q]), list(state.tiles[q]), list(state.barn_count[q]),
-            list(state.barn_kind[q]), list(state.devs[q])]
+    """What seat q's rows were written from: worker values, turn position, holdings, goods,
+    farm workers, then the farm: tiles, barnyard counts and kinds, development cards."""
+    return [_seat_work(state, q), state.order.index(q), _seat_holdings(state, q),
+            list(state.goods[q]), list(state.farm_workers[q]), list(state.tiles[q]),
+            list(state.barn_count[q]), list(state.barn_kind[q]), list(state.devs[q])]
 
 
-def _refresh_seat(state: MiTierraState, q: int, out: np.ndarray, snap: list) -> None:
-    """Rewrite the fast fields of seat q that differ from its snapshot."""
+def _refresh_work(state: MiTierraState, q: int, out: np.ndarray, snap: list) -> None:
+    """Rewrite seat q's worker values and turn position where they differ from its snapshot."""
     base = q * PLAYER_BLOCK
-    values = _seat_scalars(state, q)
+    values = _seat_work(state, q)
     old = snap[0]
     if values != old:
-        for i in range(_NUM_SCALARS):
+        for i in range(len(_WORK_FIELDS)):
             v = values[i]
             if v != old[i]:
-                out[base + _SCALAR_AT[i]] = min(v * _SCALAR_SCALE[i], 1.0)
+                out[base + _WORK_AT[i]] = min(v * _WORK_SCALE[i], 1.0)
         snap[0] = values
     position = state.order.index(q)
     if position != snap[1]:
         out[base + _TURN0 + snap[1]] = 0.0
         out[base + _TURN0 + position] = 1.0
         snap[1] = position
+
+
+def _refresh_seat(state: MiTierraState, q: int, out: np.ndarray, snap: list) -> None:
+    """Rewrite every fast field of seat q that differs from its snapshot."""
+    _refresh_work(state, q, out, snap)
+    base = q * PLAYER_BLOCK
+    values = _seat_holdings(state, q)
+    old = snap[2]
+    if values != old:
+        for i in range(len(_HOLDING_FIELDS)):
+            v = values[i]
+            if v != old[i]:
+                out[base + _HOLDING_AT[i]] = min(v * _HOLDING_SCALE[i], 1.0)
+        snap[2] = values
     goods = state.goods[q]
-    seen = snap[2]
+    seen = snap[3]
     if goods != seen:
         at = base + _GOODS0
         for g in range(C.NUM_GOODS):
@@ -434,43 +455,43 @@ def _refresh_seat(state: MiTierraState, q: int, out: np.ndarray, snap: list) -> 
                 out[at + g] = min(v * _GOODS_SCALE, 1.0)
                 seen[g] = v
     workers = state.farm_workers[q]
-    seen = snap[3]
+    seen = snap[4]
     if workers != seen:
         at = base + _WORKERS0
         for c in range(C.FARM_CELLS):
             if workers[c] != seen[c]:
                 out[at + c] = 1.0 if workers[c] else 0.0
-        snap[3] = list(workers)
+        snap[4] = list(workers)
 
 
 def _refresh_farm(state: MiTierraState, q: int, out: np.ndarray, snap: list) -> None:
     """Rewrite the farm fields of seat q that differ from its snapshot."""
     base = q * PLAYER_BLOCK
     tiles = state.tiles[q]
-    seen = snap[4]
+    seen = snap[5]
     if tiles != seen:
         at = base + _TILES0
         for c in range(C.FARM_CELLS):
             if tiles[c] != seen[c]:
                 out[at + 6 * c + seen[c]] = 0.0
                 out[at + 6 * c + tiles[c]] = 1.0
-        snap[4] = list(tiles)
+        snap[5] = list(tiles)
     counts = state.barn_count[q]
     kinds = state.barn_kind[q]
-    if counts != snap[5] or kinds != snap[6]:
-        seen_counts, seen_kinds = snap[5], snap[6]
+    if counts != snap[6] or kinds != snap[7]:
+        seen_counts, seen_kinds = snap[6], snap[7]
         for c in range(C.FARM_CELLS):
             if counts[c] != seen_counts[c]:
                 out[base + _ANIMALS0 + c] = counts[c] * _ANIMALS_SCALE
             if kinds[c] != seen_kinds[c]:
                 out[base + _COW0 + c] = 1.0 if kinds[c] == C.COW else 0.0
-        snap[5] = list(counts)
-        snap[6] = list(kinds)
+        snap[6] = list(counts)
+        snap[7] = list(kinds)
     devs = state.devs[q]
-    if devs != snap[7]:
+    if devs != snap[8]:
         for d in range(C.NUM_DEV_CARDS):
             out[base + _DEVS0 + d] = 1.0 if devs[d] else 0.0
-        snap[7] = list(devs)
+        snap[8] = list(devs)
 
 
 def _write_ranks(state: MiTierraState, out: np.ndarray) -> None:
@@ -486,9 +507,10 @@ def _write_ranks(state: MiTierraState, out: np.ndarray) -> None:
 
 def _players(state: MiTierraState) -> np.ndarray:
     """Every seat's rows in seat order (the observer's view is a rotation of it), brought up to
-    date in place: the seats whose `seat_versions` or `work_versions` moved have their changed
-    fast fields rewritten, those whose `farm_versions` moved their changed farm fields, and the
-    ranks are rewritten when `clock` moved."""
+    date in place: the seats whose `seat_versions` moved have their changed fast fields
+    rewritten, those whose `work_versions` alone moved their changed worker values and turn
+    position, those whose `farm_versions` moved their changed farm fields; the ranks are
+    rewritten when `clock` moved."""
     entry = state._players
     if entry is None:
         out = np.zeros(_ALL_PLAYERS, dtype=np.float32)
@@ -497,6 +519,7 @@ def _players(state: MiTierraState) -> np.ndarray:
             out[base:base + FAST_SIZE] = _fast_row(state, q)
             out[base + FAST_SIZE:base + PLAYER_BLOCK] = _farm_row(state, q)
         _write_ranks(state, out)
+        state.hut_moved = [False] * MAX_SEATS
         state._players = [out, list(state.seat_versions), list(state.work_versions),
                           list(state.farm_versions), state.clock,
                           [_seat_snapshot(state, q) for q in range(state.num_players)]]
@@ -507,10 +530,23 @@ def _players(state: MiTierraState) -> np.ndarray:
     if entry[1] != seat or entry[2] != work:
         old_seat, old_work, snaps = entry[1], entry[2], entry[5]
         for q in range(state.num_players):
-            if old_seat[q] != seat[q] or old_work[q] != work[q]:
+            if old_seat[q] != seat[q]:
                 _refresh_seat(state, q, out, snaps[q])
+            elif old_work[q] != work[q]:
+                _refresh_work(state, q, out, snaps[q])
         entry[1] = list(seat)
         entry[2] = list(work)
+    moved = state.hut_moved
+    if True in moved:  # placements and workers going home: one value each
+        hut = state.hut
+        snaps = entry[5]
+        for q in range(state.num_players):
+            if moved[q]:
+                moved[q] = False
+                work_seen = snaps[q][0]
+                if work_seen[1] != hut[q]:
+                    work_seen[1] = hut[q]
+                    out[q * PLAYER_BLOCK + _HUT_AT] = min(hut[q] * _HUT_SCALE, 1.0)
     farm = state.farm_versions
     if entry[3] != farm:
         old_farm, snaps = entry[3], entry[5]
@@ -546,8 +582,8 @@ def _build(state: MiTierraState, player: int) -> list:
     _board_full(state, player, out)
     _knowledge(state, player, out)
     entry = [out, state.market_version, state.board_epoch, len(state.board_log),
-             list(state.known[player]), list(state.known_set[player]),
-             state.known_depth[player]]
+             state.seat_versions[player], list(state.known[player]),
+             list(state.known_set[player]), state.known_depth[player]]
     state._obs[player] = entry
     return entry
 
@@ -568,14 +604,16 @@ def _update(state: MiTierraState, player: int, entry: list) -> None:
     elif entry[3] != logged:
         _board_changes(state, player, out, entry[3])
         entry[3] = logged
-    known = state.known[player]
-    known_set = state.known_set[player]
-    if (entry[4] != known or entry[5] != known_set
-            or entry[6] != state.known_depth[player]):
-        _knowledge(state, player, out)
-        entry[4] = list(known)
-        entry[5] = list(known_set)
-        entry[6] = state.known_depth[player]
+    if entry[4] != state.seat_versions[player]:  # knowledge changes bump the seat's version
+        entry[4] = state.seat_versions[player]
+        known = state.known[player]
+        known_set = state.known_set[player]
+        if (entry[5] != known or entry[6] != known_set
+                or entry[7] != state.known_depth[player]):
+            _knowledge(state, player, out)
+            entry[5] = list(known)
+            entry[6] = list(known_set)
+            entry[7] = state.known_depth[player]
 
 
 def write_observation(state: MiTierraState, player: int, out: np.ndarray) -> None:

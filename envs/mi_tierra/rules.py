@@ -40,11 +40,14 @@ __all__ = ["apply", "apply_chance", "leftover", "legal_actions", "score", "why_i
 
 def apply(state: MiTierraState, action: int) -> None:
     """Carry out `action` for the current player, or raise `IllegalActionError` (no change)."""
-    try:
-        action = int(action)
-    except (TypeError, ValueError):
-        raise IllegalActionError(action, f"actions are integer ids 0-{N_ACTIONS - 1}") from None
-    if action not in state.legal_list():
+    if type(action) is not int:
+        try:
+            action = int(action)
+        except (TypeError, ValueError):
+            raise IllegalActionError(
+                action, f"actions are integer ids 0-{N_ACTIONS - 1}") from None
+    legal = state._legal if state._legal_version == state.version else state.legal_list()
+    if action not in legal:
         raise IllegalActionError(action, why_illegal(state, action), _safe_name(state, action))
     state.steps += 1
     resolve(state, action)

@@ -60,8 +60,8 @@ class MiTierraState(GameState):
     __slots__ = (
         *_INT_FIELDS, *_BOOL_FIELDS, *_LIST_FIELDS, *_NESTED_FIELDS, "rng", "version",
         "_mask", "_mask_version", "_legal", "_legal_version", "occupied", "_cells_cache",
-        "market_version", "seat_versions", "work_versions", "farm_versions", "board_log",
-        "board_epoch", "_obs", "_public", "_players",
+        "market_version", "seat_versions", "work_versions", "farm_versions", "hut_moved",
+        "board_log", "board_epoch", "_obs", "_public", "_players",
     )
 
     def __init__(self) -> None:
@@ -80,12 +80,13 @@ class MiTierraState(GameState):
         self.seat_versions = [0] * C.MAX_SEATS
         self.work_versions = [0] * C.MAX_SEATS
         self.farm_versions = [0] * C.MAX_SEATS
+        self.hut_moved = [False] * C.MAX_SEATS  # only the hut count changed since observed
         self.board_log: list[int] = []
         self.board_epoch = 0
         self._obs: list = [None] * C.MAX_SEATS  # per observer: [material, what it reflects]
         self._public = None
         self._players = None
-        self.rng = np.random.default_rng(0)
+        self.rng: np.random.Generator = None  # set by new_game, from_dict and clone
 
     def invalidate(self) -> None:
         """Drop cached masks and observation parts; call after editing fields by hand."""
@@ -207,6 +208,7 @@ class MiTierraState(GameState):
         new.market_version = self.market_version
         new.seat_versions = list(self.seat_versions)
         new.work_versions = list(self.work_versions)
+        new.hut_moved = list(self.hut_moved)
         new.farm_versions = list(self.farm_versions)
         new.board_log = list(self.board_log)
         new.board_epoch = self.board_epoch
@@ -214,7 +216,7 @@ class MiTierraState(GameState):
         new._mask_version = self._mask_version
         new._legal_version = self._legal_version
         new._legal = list(self._legal)
-        new._cells_cache = list(self._cells_cache)  # entries are tuples: safe to share
+        new._cells_cache = list(self._cells_cache)  # entries are never modified: safe to share
         # the observation parts are updated in place, so the clone builds its own
         new._obs = [None] * C.MAX_SEATS
         new._public = None
