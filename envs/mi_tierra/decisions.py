@@ -451,7 +451,8 @@ def _resolve_place(state: MiTierraState, p: int, action: int) -> None:
     if CELL0 <= action < CHOICE0:
         state.farm_workers[p][action - CELL0] = True
         state.hut[p] -= 1
-        state.seat_versions[p] += 1
+        state.seat_versions[p] += 1  # the farm worker
+        state.work_versions[p] += 1  # the hut and the count on the farm
         return
     if action == _PLACE_LOWER_ROAD:
         state.work_versions[p] += 1  # the hut and the lower-road flag

@@ -149,13 +149,14 @@ def _run_turn_order(state: MiTierraState) -> None:
             state.space_owner[i] = -1
             state.space_seq[i] = -1
             state.occupied &= ~(1 << i)
+            state.board_log.append(i)
     n = state.num_players
     state.studies_used = [False] * n
     state.retired = [False] * n
     state.work_versions = [v + 1 for v in state.work_versions]  # turn order, workers, flags
-    # a new round: the board's change log starts again (observers rebuild their board block)
-    state.board_log = []
-    state.board_epoch += 1
+    if len(state.board_log) > _BOARD_LOG_LIMIT:  # start the log again (observers rebuild)
+        state.board_log = []
+        state.board_epoch += 1
     enter_stage(state, _UPKEEP)
 
 
@@ -399,6 +400,7 @@ def _produce(state: MiTierraState, p: int) -> None:
     goods = state.goods[p]
     changed = True in workers
     if changed:
+        state.work_versions[p] += 1  # the hut and the count on the farm
         for c in range(C.FARM_CELLS):
             if workers[c]:
                 goods[C.TILE_CROP[state.tiles[p][c]]] += harvest_amount(state, p, c)
@@ -524,6 +526,7 @@ for _stage, _zone in STAGE_ZONE.items():
     _first = C.ZONE_FIRST_SPACE[_zone]
     _STAGE_SPACES[_stage] = tuple(range(_first, _first + C.ZONES[_zone].spaces))
 ROLL_TABLES = {int(k): v for k, v in ROLL_TABLES.items()}
+_BOARD_LOG_LIMIT = 400  # board changes kept for the observers (a round logs about 20-40)
 ANIMAL_STAGES = {int(k): v for k, v in ANIMAL_STAGES.items()}
 
 from . import decisions as _decisions  # noqa: E402  (circular: used at call time only)

@@ -270,11 +270,14 @@ _BM_BASE = _OFF_BOARD + C.NUM_SPACES * SPACE_FEATURES
 _SPACE_BASE = tuple(_OFF_BOARD + i * SPACE_FEATURES for i in range(C.NUM_SPACES))
 
 
-def _board_full(state: MiTierraState, player: int, out: np.ndarray) -> None:
+def _board_full(state: MiTierraState, player: int, out: np.ndarray, entry: list) -> None:
+    """Write the whole board for `player`; keep in `entry` the occupant and pair flag written
+    per space."""
     n = state.num_players
     out[_OFF_BOARD:_OFF_BOARD + _BOARD_SIZE] = _EMPTY_BOARD[n]
     owner = state.space_owner
     pair = state.space_pair
+    flags = [False] * C.NUM_SPACES
     bits = state.occupied
     while bits:
         low = bits & -bits
@@ -284,6 +287,9 @@ def _board_full(state: MiTierraState, player: int, out: np.ndarray) -> None:
         out[base + (owner[i] - player) % n] = 1.0
         if pair[i]:
             out[base + MAX_SEATS] = 1.0
+            flags[i] = True
+    entry[_E_OWNER] = list(owner)
+    entry[_E_PAIR] = flags
     if state.bm_workers:
         _write_black_market(state, player, out)
 
@@ -295,25 +301,31 @@ def _write_black_market(state: MiTierraState, player: int, out: np.ndarray) -> N
         out[_BM_BASE + (q - player) % n] += 0.2
 
 
-def _board_changes(state: MiTierraState, player: int, out: np.ndarray, start: int) -> None:
-    """Rewrite the spaces logged since `start` (each from the current board)."""
-    changed = state.board_log[start:]
-    if len(changed) > 2:
-        changed = set(changed)
+def _board_changes(state: MiTierraState, player: int, out: np.ndarray, entry: list) -> None:
+    """Rewrite the spaces logged since the observer's last call where they differ from what
+    it was last shown."""
     n = state.num_players
     owner = state.space_owner
     pair = state.space_pair
-    for i in changed:
+    shown = entry[_E_OWNER]
+    flags = entry[_E_PAIR]
+    for i in state.board_log[entry[_E_LOGGED]:]:
         if i == BM_TOKEN:
             _write_black_market(state, player, out)
             continue
-        base = _SPACE_BASE[i]
-        out[base:base + MAX_SEATS + 1] = 0.0
         q = owner[i]
-        if q >= 0:
-            out[base + (q - player) % n] = 1.0
-            if pair[i]:
-                out[base + MAX_SEATS] = 1.0
+        old = shown[i]
+        if q != old:
+            base = _SPACE_BASE[i]
+            if old >= 0:
+                out[base + (old - player) % n] = 0.0
+            if q >= 0:
+                out[base + (q - player) % n] = 1.0
+            shown[i] = q
+        flag = q >= 0 and pair[i]
+        if flag != flags[i]:
+            out[_SPACE_BASE[i] + MAX_SEATS] = 1.0 if flag else 0.0
+            flags[i] = flag
 
 
 # --- the player rows ---------------------------------------------------------------------------
@@ -340,13 +352,14 @@ _WORK_FIELDS = (
     "studies_used",
 )
 _HOLDING_FIELDS = ("money", "score", "cake", "cloth", "peeked_in_order", "peeked_as_set")
-_WORK_AT = tuple(_P[f] for f in _WORK_FIELDS)
-_WORK_SCALE = tuple(_scale(f) for f in _WORK_FIELDS)
-_HOLDING_AT = tuple(_P[f] for f in _HOLDING_FIELDS)
-_HUT_AT = _P["workers_in_hut"]
-_HUT_SCALE = _scale("workers_in_hut")
-assert _WORK_FIELDS[1] == "workers_in_hut"
-_HOLDING_SCALE = tuple(_scale(f) for f in _HOLDING_FIELDS)
+(_AT_OWNED, _AT_HUT, _AT_ON_FARM, _AT_RETIRED, _AT_LOWER, _AT_STUDIES) = (
+    _P[f] for f in _WORK_FIELDS)
+(_S_OWNED, _S_HUT, _S_ON_FARM) = (_scale(f) for f in _WORK_FIELDS[:3])
+assert all(_scale(f) == 1.0 for f in _WORK_FIELDS[3:])  # flags
+(_AT_MONEY, _AT_SCORE, _AT_CAKE, _AT_CLOTH, _AT_PEEKED, _AT_PEEKED_SET) = (
+    _P[f] for f in _HOLDING_FIELDS)
+(_S_MONEY, _S_SCORE, _S_CAKE, _S_CLOTH, _S_PEEKED, _S_PEEKED_SET) = (
+    _scale(f) for f in _HOLDING_FIELDS)
 _TURN0 = _P["turn_position"]
 _GOODS0 = _P["goods"]
 _GOODS_SCALE = _scale("goods")
@@ -392,19 +405,19 @@ def _farm_row(state: MiTierraState, q: int) -> np.ndarray:
 
 
 def _seat_work(state: MiTierraState, q: int) -> list:
-    """Seat q's raw `_WORK_FIELDS`."""
+    """Seat q's raw `_WORK_FIELDS` (the snapshot `_refresh_work` compares with)."""
     return [state.owned[q], state.hut[q], sum(state.farm_workers[q]), state.retired[q],
             q in state.space_owner[_LOWER0:_LOWER_STOP], state.studies_used[q]]
 
 
-def _seat_holdings(state: MiTierraState, q: int) -> tuple:
-    """Seat q's raw `_HOLDING_FIELDS`."""
+def _seat_holdings(state: MiTierraState, q: int) -> list:
+    """Seat q's raw `_HOLDING_FIELDS` (the snapshot `_refresh_seat` compares with)."""
     money = state.money[q]
     cake = state.cake[q]
     cloth = state.cloth[q]
     score = (money + C.CAKE_VALUE * cake + C.CLOTH_VALUE * cloth
              + sum(state.goods[q]) // C.EXCHANGE_RATE)
-    return (money, score, cake, cloth, len(state.known[q]), len(state.known_set[q]))
+    return [money, score, cake, cloth, len(state.known[q]), len(state.known_set[q])]
 
 
 def _seat_snapshot(state: MiTierraState, q: int) -> list:
@@ -416,16 +429,37 @@ def _seat_snapshot(state: MiTierraState, q: int) -> list:
 
 
 def _refresh_work(state: MiTierraState, q: int, out: np.ndarray, snap: list) -> None:
-    """Rewrite seat q's worker values and turn position where they differ from its snapshot."""
+    """Rewrite seat q's worker values and turn position where they differ from its snapshot
+    (a value v with factor s is stored as min(v * s, 1): see `_scale`)."""
     base = q * PLAYER_BLOCK
-    values = _seat_work(state, q)
-    old = snap[0]
-    if values != old:
-        for i in range(len(_WORK_FIELDS)):
-            v = values[i]
-            if v != old[i]:
-                out[base + _WORK_AT[i]] = min(v * _WORK_SCALE[i], 1.0)
-        snap[0] = values
+    seen = snap[0]
+    v = state.owned[q]
+    if v != seen[0]:
+        seen[0] = v
+        x = v * _S_OWNED
+        out[base + _AT_OWNED] = x if x < 1.0 else 1.0
+    v = state.hut[q]
+    if v != seen[1]:
+        seen[1] = v
+        x = v * _S_HUT
+        out[base + _AT_HUT] = x if x < 1.0 else 1.0
+    v = sum(state.farm_workers[q])
+    if v != seen[2]:
+        seen[2] = v
+        x = v * _S_ON_FARM
+        out[base + _AT_ON_FARM] = x if x < 1.0 else 1.0
+    v = state.retired[q]
+    if v != seen[3]:
+        seen[3] = v
+        out[base + _AT_RETIRED] = 1.0 if v else 0.0
+    v = q in state.space_owner[_LOWER0:_LOWER_STOP]
+    if v != seen[4]:
+        seen[4] = v
+        out[base + _AT_LOWER] = 1.0 if v else 0.0
+    v = state.studies_used[q]
+    if v != seen[5]:
+        seen[5] = v
+        out[base + _AT_STUDIES] = 1.0 if v else 0.0
     position = state.order.index(q)
     if position != snap[1]:
         out[base + _TURN0 + snap[1]] = 0.0
@@ -434,26 +468,50 @@ def _refresh_work(state: MiTierraState, q: int, out: np.ndarray, snap: list) -> 
 
 
 def _refresh_seat(state: MiTierraState, q: int, out: np.ndarray, snap: list) -> None:
-    """Rewrite every fast field of seat q that differs from its snapshot."""
-    _refresh_work(state, q, out, snap)
+    """Rewrite seat q's holdings (money, score, cake, cloth, peeks, goods) and farm workers
+    where they differ from its snapshot (its worker values: `_refresh_work`)."""
     base = q * PLAYER_BLOCK
-    values = _seat_holdings(state, q)
-    old = snap[2]
-    if values != old:
-        for i in range(len(_HOLDING_FIELDS)):
-            v = values[i]
-            if v != old[i]:
-                out[base + _HOLDING_AT[i]] = min(v * _HOLDING_SCALE[i], 1.0)
-        snap[2] = values
+    seen = snap[2]
     goods = state.goods[q]
+    money = state.money[q]
+    cake = state.cake[q]
+    cloth = state.cloth[q]
+    if money != seen[0]:
+        seen[0] = money
+        x = money * _S_MONEY
+        out[base + _AT_MONEY] = x if x < 1.0 else 1.0
+    v = money + C.CAKE_VALUE * cake + C.CLOTH_VALUE * cloth + sum(goods) // C.EXCHANGE_RATE
+    if v != seen[1]:
+        seen[1] = v
+        x = v * _S_SCORE
+        out[base + _AT_SCORE] = x if x < 1.0 else 1.0
+    if cake != seen[2]:
+        seen[2] = cake
+        x = cake * _S_CAKE
+        out[base + _AT_CAKE] = x if x < 1.0 else 1.0
+    if cloth != seen[3]:
+        seen[3] = cloth
+        x = cloth * _S_CLOTH
+        out[base + _AT_CLOTH] = x if x < 1.0 else 1.0
+    v = len(state.known[q])
+    if v != seen[4]:
+        seen[4] = v
+        x = v * _S_PEEKED
+        out[base + _AT_PEEKED] = x if x < 1.0 else 1.0
+    v = len(state.known_set[q])
+    if v != seen[5]:
+        seen[5] = v
+        x = v * _S_PEEKED_SET
+        out[base + _AT_PEEKED_SET] = x if x < 1.0 else 1.0
     seen = snap[3]
     if goods != seen:
         at = base + _GOODS0
         for g in range(C.NUM_GOODS):
             v = goods[g]
             if v != seen[g]:
-                out[at + g] = min(v * _GOODS_SCALE, 1.0)
                 seen[g] = v
+                x = v * _GOODS_SCALE
+                out[at + g] = x if x < 1.0 else 1.0
     workers = state.farm_workers[q]
     seen = snap[4]
     if workers != seen:
@@ -507,10 +565,10 @@ def _write_ranks(state: MiTierraState, out: np.ndarray) -> None:
 
 def _players(state: MiTierraState) -> np.ndarray:
     """Every seat's rows in seat order (the observer's view is a rotation of it), brought up to
-    date in place: the seats whose `seat_versions` moved have their changed fast fields
-    rewritten, those whose `work_versions` alone moved their changed worker values and turn
-    position, those whose `farm_versions` moved their changed farm fields; the ranks are
-    rewritten when `clock` moved."""
+    date in place: the seats whose `seat_versions` moved have their changed holdings and farm
+    workers rewritten, those whose `work_versions` moved their changed worker values and turn
+    position, those flagged in `hut_moved` their hut count, those whose `farm_versions` moved
+    their changed farm fields; the ranks are rewritten when `clock` moved."""
     entry = state._players
     if entry is None:
         out = np.zeros(_ALL_PLAYERS, dtype=np.float32)
@@ -532,7 +590,7 @@ def _players(state: MiTierraState) -> np.ndarray:
         for q in range(state.num_players):
             if old_seat[q] != seat[q]:
                 _refresh_seat(state, q, out, snaps[q])
-            elif old_work[q] != work[q]:
+            if old_work[q] != work[q]:
                 _refresh_work(state, q, out, snaps[q])
         entry[1] = list(seat)
         entry[2] = list(work)
@@ -544,9 +602,11 @@ def _players(state: MiTierraState) -> np.ndarray:
             if moved[q]:
                 moved[q] = False
                 work_seen = snaps[q][0]
-                if work_seen[1] != hut[q]:
-                    work_seen[1] = hut[q]
-                    out[q * PLAYER_BLOCK + _HUT_AT] = min(hut[q] * _HUT_SCALE, 1.0)
+                v = hut[q]
+                if work_seen[1] != v:
+                    work_seen[1] = v
+                    x = v * _S_HUT
+                    out[q * PLAYER_BLOCK + _AT_HUT] = x if x < 1.0 else 1.0
     farm = state.farm_versions
     if entry[3] != farm:
         old_farm, snaps = entry[3], entry[5]
@@ -575,45 +635,22 @@ def _knowledge(state: MiTierraState, player: int, out: np.ndarray) -> None:
 
 # --- the per-observer material -----------------------------------------------------------------
 
+# A per-observer entry: its material, then what that reflects.
+(_E_MATERIAL, _E_MARKET, _E_EPOCH, _E_LOGGED, _E_SEAT, _E_KNOWN, _E_KNOWN_SET, _E_DEPTH,
+ _E_OWNER, _E_PAIR) = range(10)
+
+
 def _build(state: MiTierraState, player: int) -> list:
     """`player`'s material (all but the player rows and the per-decision blocks) from scratch,
     with what it reflects."""
     out = _public(state).copy()
-    _board_full(state, player, out)
-    _knowledge(state, player, out)
     entry = [out, state.market_version, state.board_epoch, len(state.board_log),
              state.seat_versions[player], list(state.known[player]),
-             list(state.known_set[player]), state.known_depth[player]]
+             list(state.known_set[player]), state.known_depth[player], None, None]
+    _board_full(state, player, out, entry)
+    _knowledge(state, player, out)
     state._obs[player] = entry
     return entry
-
-
-def _update(state: MiTierraState, player: int, entry: list) -> None:
-    """Bring `player`'s material up to date in place."""
-    out = entry[0]
-    if entry[1] != state.market_version:
-        public = _public(state)
-        out[_OFF_GAME:_OFF_BOARD] = public[_OFF_GAME:_OFF_BOARD]
-        out[_OFF_MARKETS:_OFF_PLAYERS] = public[_OFF_MARKETS:_OFF_PLAYERS]
-        entry[1] = state.market_version
-    logged = len(state.board_log)
-    if entry[2] != state.board_epoch:
-        _board_full(state, player, out)
-        entry[2] = state.board_epoch
-        entry[3] = logged
-    elif entry[3] != logged:
-        _board_changes(state, player, out, entry[3])
-        entry[3] = logged
-    if entry[4] != state.seat_versions[player]:  # knowledge changes bump the seat's version
-        entry[4] = state.seat_versions[player]
-        known = state.known[player]
-        known_set = state.known_set[player]
-        if (entry[5] != known or entry[6] != known_set
-                or entry[7] != state.known_depth[player]):
-            _knowledge(state, player, out)
-            entry[5] = list(known)
-            entry[6] = list(known_set)
-            entry[7] = state.known_depth[player]
 
 
 def write_observation(state: MiTierraState, player: int, out: np.ndarray) -> None:
@@ -622,9 +659,32 @@ def write_observation(state: MiTierraState, player: int, out: np.ndarray) -> Non
     entry = state._obs[player]
     if entry is None:
         entry = _build(state, player)
-    else:
-        _update(state, player, entry)
-    out[:] = entry[0]
+    material = entry[0]
+    # bring the material up to date in place
+    if entry[1] != state.market_version:
+        public = _public(state)
+        material[_OFF_GAME:_OFF_BOARD] = public[_OFF_GAME:_OFF_BOARD]
+        material[_OFF_MARKETS:_OFF_PLAYERS] = public[_OFF_MARKETS:_OFF_PLAYERS]
+        entry[1] = state.market_version
+    logged = len(state.board_log)
+    if entry[2] != state.board_epoch:
+        _board_full(state, player, material, entry)
+        entry[2] = state.board_epoch
+        entry[3] = logged
+    elif entry[3] != logged:
+        _board_changes(state, player, material, entry)
+        entry[3] = logged
+    if entry[4] != state.seat_versions[player]:  # knowledge changes bump the seat's version
+        entry[4] = state.seat_versions[player]
+        known = state.known[player]
+        known_set = state.known_set[player]
+        if (entry[5] != known or entry[6] != known_set
+                or entry[7] != state.known_depth[player]):
+            _knowledge(state, player, material)
+            entry[5] = list(known)
+            entry[6] = list(known_set)
+            entry[7] = state.known_depth[player]
+    out[:] = material
     # the player rows, rotated so that the observer comes first
     n = state.num_players
     split = player * PLAYER_BLOCK
@@ -638,8 +698,7 @@ def write_observation(state: MiTierraState, player: int, out: np.ndarray) -> Non
         return
     current = state.current_player
     if current >= 0:
-        k = (current - player) % n
-        out[_OFF_PLAYERS + k * PLAYER_BLOCK + _IS_ACTING] = 1.0
+        out[_OFF_PLAYERS + (current - player) % n * PLAYER_BLOCK + _IS_ACTING] = 1.0
     out[_OFF_STAGE + state.stage] = 1.0
     d = state.decision
     out[_OFF_DECISION + d] = 1.0
