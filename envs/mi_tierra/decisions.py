@@ -187,25 +187,26 @@ def _placement_actions(state: MiTierraState, p: int) -> list[int]:
     strike = state.event_card in _STRIKE_CARDS  # MIT-105, G-65
     owner = state.space_owner
     a = _TABLE_A[occ & _MASK_A]
-    legal = [PASS]
-    if a[0] is a[1]:
-        legal += a[0]
-    else:  # MIT-37, G-27: owned + hires already placed stay within 5
-        hires = (owner[_SQUARE_A] == p) + (owner[_SQUARE_B] == p)
-        legal += a[0] if state.owned[p] + hires < C.MAX_WORKERS else a[1]
-    legal += _TABLE_B[strike][occ & _MASK_B]
+    first = a[0]
+    if first is not a[1] and (  # MIT-37, G-27: owned + hires already placed stay within 5
+            state.owned[p] + (owner[_SQUARE_A] == p) + (owner[_SQUARE_B] == p)
+            >= C.MAX_WORKERS):
+        first = a[1]
     c = _TABLE_C[strike][occ & _MASK_C]
-    if c[0] is c[1] or p not in owner[_LOWER_START:_LOWER_STOP]:
-        legal += c[0]
-    else:  # G-07: one worker per player on the lower road
-        legal += c[1]
-    legal += _TABLE_D[occ & _MASK_D]
+    third = c[0]
+    if third is not c[1] and p in owner[_LOWER_START:_LOWER_STOP]:
+        third = c[1]  # G-07: one worker per player on the lower road
+    legal = [PASS, *first, *_TABLE_B[strike][occ & _MASK_B], *third, *_TABLE_D[occ & _MASK_D]]
     if a[2] and state.hut[p] >= 2:  # MIT-24
         legal += a[2]
-    cells = crop_cells(state, p)
-    if cells:  # MIT-21, G-25: own crop fields without a worker
+    entry = state._cells_cache[p]  # (see crop_cells)
+    tiles = state.tiles[p]
+    if entry is None or entry[0] != tiles:
+        entry = (list(tiles), tuple(c for c in range(C.FARM_CELLS) if tiles[c] in _CROP_TILES))
+        state._cells_cache[p] = entry
+    if entry[1]:  # MIT-21, G-25: own crop fields without a worker
         workers = state.farm_workers[p]
-        legal += [CELL0 + c for c in cells if not workers[c]]
+        legal += [CELL0 + c for c in entry[1] if not workers[c]]
     return legal
 
 

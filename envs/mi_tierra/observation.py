@@ -248,10 +248,7 @@ def _refresh_public(state: MiTierraState, pub: list) -> None:
                 out[base + 1 + dev] = 1.0
     revealed = state.revealed
     if pub[4] != revealed:
-        seen = pub[4]
-        for c in range(C.NUM_MARKET_CARDS):
-            if seen[c] != revealed[c]:
-                out[_OFF_REVEALED + c] = 1.0 if revealed[c] else 0.0
+        out[_OFF_REVEALED:_OFF_REVEALED + C.NUM_MARKET_CARDS] = revealed
         pub[4] = list(revealed)
 
 

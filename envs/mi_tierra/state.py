@@ -332,10 +332,11 @@ class _MaskTable(dict):
     """Read-only legal-action masks by the tuple of legal ids (few distinct ones occur)."""
 
     def __missing__(self, legal: tuple) -> np.ndarray:
-        mask = np.zeros(N_ACTIONS, dtype=bool)
-        mask[list(legal)] = True
-        mask.flags.writeable = False
-        if len(self) > 100_000:  # bounded: never reached in practice
+        flags = bytearray(N_ACTIONS)
+        for action in legal:
+            flags[action] = 1
+        mask = np.frombuffer(bytes(flags), dtype=bool)  # read-only: it views immutable bytes
+        if len(self) > 200_000:  # bounded memory (about 300 bytes an entry)
             self.clear()
         self[legal] = mask
         return mask
