@@ -193,63 +193,60 @@ _CARD_EVENT = tuple(c.event for c in C.MARKET_CARDS)
 _CARD_ROWS = [CARD_FEATURE_TABLE[c] for c in range(C.NUM_MARKET_CARDS)]
 
 
-def _public(state: MiTierraState) -> np.ndarray:
-    """The public blocks (game, markets, display, revealed) at their offsets in an OBS_SIZE
-    vector, zero elsewhere; brought up to date in place when `market_version` moved."""
-    pub = state._public
-    if pub is None:
-        # [vector, market_version, market card per slot, development card per slot, revealed]
-        pub = state._public = [np.zeros(OBS_SIZE, dtype=np.float32), None,
-                               [-1] * NUM_MARKET_SLOTS, [-1] * len(C.DEV_SLOTS),
-                               [False] * C.NUM_MARKET_CARDS]
-    if pub[1] != state.market_version:
-        _refresh_public(state, pub)
-        pub[1] = state.market_version
-    return pub[0]
+_DISPLAY_ROWS = [np.zeros(_DISPLAY_SLOT, dtype=np.float32)] + [
+    np.eye(_DISPLAY_SLOT, dtype=np.float32)[0] + np.eye(_DISPLAY_SLOT, dtype=np.float32)[1 + d]
+    for d in range(C.NUM_DEV_CARDS)
+]  # by development card + 1 (0: an empty slot)
 
 
-def _refresh_public(state: MiTierraState, pub: list) -> None:
-    out = pub[0]
-    out[_OFF_GAME:_OFF_GAME + GAME_BLOCK] = 0.0
-    out[_G_PLAYER_COUNT + state.num_players - 2] = 1.0
-    out[_G_ROUND] = min(state.round / C.MAX_ROUNDS, 1.0)
-    out[_G_END] = float(state.end_triggered)
-    out[_G_RAN_OUT] = float(state.pile_ran_out)
-    out[_G_PERMS + min(state.perms_seen, 3)] = 1.0
+def _game_row(state: MiTierraState) -> np.ndarray:
+    """The `game` block."""
+    out = np.zeros(GAME_BLOCK, dtype=np.float32)
+    g = -_OFF_GAME
+    out[g + _G_PLAYER_COUNT + state.num_players - 2] = 1.0
+    out[g + _G_ROUND] = min(state.round / C.MAX_ROUNDS, 1.0)
+    out[g + _G_END] = float(state.end_triggered)
+    out[g + _G_RAN_OUT] = float(state.pile_ran_out)
+    out[g + _G_PERMS + min(state.perms_seen, 3)] = 1.0
     card = state.event_card
-    out[_G_EVENT + _EVENT_INDEX[_CARD_EVENT[card] if card >= 0 else -1]] = 1.0
+    out[g + _G_EVENT + _EVENT_INDEX[_CARD_EVENT[card] if card >= 0 else -1]] = 1.0
     pile = state.pile
     b_cards = sum(map(_IS_DECK_B.__getitem__, pile))
-    out[_G_PILE_A] = min((len(pile) - b_cards) / 23.0, 1.0)
-    out[_G_PILE_B] = b_cards / 26.0
+    out[g + _G_PILE_A] = min((len(pile) - b_cards) / 23.0, 1.0)
+    out[g + _G_PILE_B] = b_cards / 26.0
     for k in range(min(KNOWN_POSITIONS, len(pile))):
-        out[_G_TOP_EXISTS + k] = 1.0
-        out[_G_TOP_B + k] = float(_IS_DECK_B[pile[-1 - k]])
-    out[_G_DEV_DECK] = len(state.dev_deck) / 15.0
-    slots = pub[2]
+        out[g + _G_TOP_EXISTS + k] = 1.0
+        out[g + _G_TOP_B + k] = float(_IS_DECK_B[pile[-1 - k]])
+    out[g + _G_DEV_DECK] = len(state.dev_deck) / 15.0
+    return out
+
+
+def _refresh_public(state: MiTierraState, views: list) -> None:
+    """Rewrite, for every observer at once, the public blocks that changed."""
+    table = views[_V_TABLE]
+    table[:, _OFF_GAME:_OFF_GAME + GAME_BLOCK] = _game_row(state)
+    slots = views[_V_SLOTS]
     for m, card in enumerate(state.est):
         if slots[m] != card:
             slots[m] = card
             base = _OFF_MARKETS + m * CARD_FEATURES
-            out[base:base + CARD_FEATURES] = _CARD_ROWS[card] if card >= 0 else 0.0
+            table[:, base:base + CARD_FEATURES] = _CARD_ROWS[card] if card >= 0 else 0.0
     for m, card in enumerate(state.closing):
         if slots[4 + m] != card:
             slots[4 + m] = card
             base = _OFF_MARKETS + (4 + m) * CARD_FEATURES
-            out[base:base + CARD_FEATURES] = _CARD_ROWS[card] if card >= 0 else 0.0
-    shown = pub[3]
+            table[:, base:base + CARD_FEATURES] = _CARD_ROWS[card] if card >= 0 else 0.0
+    shown = views[_V_DISPLAY]
     for slot, dev in enumerate(state.display):
         if shown[slot] != dev:
             shown[slot] = dev
             base = _OFF_DISPLAY + slot * _DISPLAY_SLOT
-            out[base:base + _DISPLAY_SLOT] = 0.0
-            if dev >= 0:
-                out[base] = 1.0
-                out[base + 1 + dev] = 1.0
+            table[:, base:base + _DISPLAY_SLOT] = _DISPLAY_ROWS[dev + 1]
     revealed = state.revealed
-    if pub[4] != revealed:
-        out[_OFF_REVEALED:_OFF_REVEALED + C.NUM_MARKET_CARDS] = revealed
-        pub[4] = list(revealed)
+    if views[_V_REVEALED] != revealed:
+        table[:, _OFF_REVEALED:_OFF_REVEALED + C.NUM_MARKET_CARDS] = np.frombuffer(
+            bytes(revealed), dtype=bool)
+        views[_V_REVEALED] = list(revealed)
 
 
 # --- the board: occupants as observer-relative slots, pairs, blocked spaces, Black Market --------
@@ -265,13 +262,19 @@ def _empty_board(n: int) -> np.ndarray:
 _EMPTY_BOARD = {n: _empty_board(n) for n in C.PLAYER_COUNTS}
 _BM_BASE = _OFF_BOARD + C.NUM_SPACES * SPACE_FEATURES
 _SPACE_BASE = tuple(_OFF_BOARD + i * SPACE_FEATURES for i in range(C.NUM_SPACES))
+# _AT[n][q + 1]: where seat q's one-hot slot lies in each observer's row of the views table, as
+# indices into the flat table (observer p's row starts at p * OBS_SIZE); _AT[n][0]: the rows.
+_AT = {n: [tuple(p * OBS_SIZE for p in range(n))]
+       + [tuple(p * OBS_SIZE + (q - p) % n for p in range(n)) for q in range(n)]
+       for n in C.PLAYER_COUNTS}
 
 
-def _board_full(state: MiTierraState, player: int, out: np.ndarray, entry: list) -> None:
-    """Write the whole board for `player`; keep in `entry` the occupant and pair flag written
-    per space."""
+def _board_full(state: MiTierraState, views: list) -> None:
+    """Write the whole board for every observer."""
     n = state.num_players
-    out[_OFF_BOARD:_OFF_BOARD + _BOARD_SIZE] = _EMPTY_BOARD[n]
+    views[_V_TABLE][:, _OFF_BOARD:_OFF_BOARD + _BOARD_SIZE] = _EMPTY_BOARD[n]
+    flat = views[_V_FLAT]
+    at = _AT[n]
     owner = state.space_owner
     pair = state.space_pair
     flags = [False] * C.NUM_SPACES
@@ -281,48 +284,59 @@ def _board_full(state: MiTierraState, player: int, out: np.ndarray, entry: list)
         i = low.bit_length() - 1
         bits ^= low
         base = _SPACE_BASE[i]
-        out[base + (owner[i] - player) % n] = 1.0
+        for k in at[owner[i] + 1]:
+            flat[base + k] = 1.0
         if pair[i]:
-            out[base + MAX_SEATS] = 1.0
+            for k in at[0]:
+                flat[base + MAX_SEATS + k] = 1.0
             flags[i] = True
-    entry[_E_OWNER] = list(owner)
-    entry[_E_PAIR] = flags
+    views[_V_OWNER] = list(owner)
+    views[_V_PAIR] = flags
     if state.bm_workers:
-        _write_black_market(state, player, out)
+        _write_black_market(state, views)
 
 
-def _write_black_market(state: MiTierraState, player: int, out: np.ndarray) -> None:
+def _write_black_market(state: MiTierraState, views: list) -> None:
     n = state.num_players
-    out[_BM_BASE:_BM_BASE + MAX_SEATS] = 0.0
-    for q in state.bm_workers:
-        out[_BM_BASE + (q - player) % n] += 0.2
+    for p, row in enumerate(views[_V_ROWS]):
+        row[_BM_BASE:_BM_BASE + MAX_SEATS] = 0.0
+        for q in state.bm_workers:
+            row[_BM_BASE + (q - p) % n] += 0.2
 
 
-def _board_changes(state: MiTierraState, player: int, out: np.ndarray, entry: list) -> None:
-    """Rewrite the spaces logged since the observer's last call where they differ from what
-    it was last shown."""
-    n = state.num_players
+def _board_changes(state: MiTierraState, views: list) -> None:
+    """Rewrite, for every observer, the spaces logged since the last call where they differ
+    from what was written; then empty the log."""
+    flat = views[_V_FLAT]
+    at = _AT[state.num_players]
     owner = state.space_owner
     pair = state.space_pair
-    shown = entry[_E_OWNER]
-    flags = entry[_E_PAIR]
-    for i in state.board_log[entry[_E_LOGGED]:]:
+    shown = views[_V_OWNER]
+    flags = views[_V_PAIR]
+    log = state.board_log
+    for i in log:
         if i == BM_TOKEN:
-            _write_black_market(state, player, out)
+            _write_black_market(state, views)
             continue
         q = owner[i]
         old = shown[i]
         if q != old:
             base = _SPACE_BASE[i]
             if old >= 0:
-                out[base + (old - player) % n] = 0.0
+                for k in at[old + 1]:
+                    flat[base + k] = 0.0
             if q >= 0:
-                out[base + (q - player) % n] = 1.0
+                for k in at[q + 1]:
+                    flat[base + k] = 1.0
             shown[i] = q
         flag = q >= 0 and pair[i]
         if flag != flags[i]:
-            out[_SPACE_BASE[i] + MAX_SEATS] = 1.0 if flag else 0.0
+            value = 1.0 if flag else 0.0
+            base = _SPACE_BASE[i] + MAX_SEATS
+            for k in at[0]:
+                flat[base + k] = value
             flags[i] = flag
+    log.clear()
 
 
 # --- the player rows ---------------------------------------------------------------------------
@@ -630,58 +644,65 @@ def _knowledge(state: MiTierraState, player: int, out: np.ndarray) -> None:
     out[set_base + C.NUM_MARKET_CARDS] = state.known_depth[player] / 4.0
 
 
-# --- the per-observer material -----------------------------------------------------------------
+# --- every observer's material -------------------------------------------------------------------
 
-# A per-observer entry: its material, then what that reflects.
-(_E_MATERIAL, _E_MARKET, _E_EPOCH, _E_LOGGED, _E_SEAT, _E_KNOWN, _E_KNOWN_SET, _E_DEPTH,
- _E_OWNER, _E_PAIR) = range(10)
+# The views record: one row per observer holding all but its player rows and the per-decision
+# blocks (its "material"), then what the rows reflect.
+(_V_TABLE, _V_ROWS, _V_FLAT, _V_MARKET, _V_EPOCH, _V_SEATS, _V_KNOWN, _V_SLOTS, _V_DISPLAY,
+ _V_REVEALED, _V_OWNER, _V_PAIR) = range(12)
 
 
-def _build(state: MiTierraState, player: int) -> list:
-    """`player`'s material (all but the player rows and the per-decision blocks) from scratch,
-    with what it reflects."""
-    out = _public(state).copy()
-    entry = [out, state.market_version, state.board_epoch, len(state.board_log),
-             state.seat_versions[player], list(state.known[player]),
-             list(state.known_set[player]), state.known_depth[player], None, None]
-    _board_full(state, player, out, entry)
-    _knowledge(state, player, out)
-    state._obs[player] = entry
-    return entry
+def _build_views(state: MiTierraState) -> list:
+    """Every observer's material from scratch."""
+    n = state.num_players
+    table = np.zeros((n, OBS_SIZE), dtype=np.float32)
+    views = [table, list(table), table.reshape(-1), state.market_version, state.board_epoch,
+             list(state.seat_versions), [None] * n, [-1] * NUM_MARKET_SLOTS,
+             [-1] * len(C.DEV_SLOTS), [False] * C.NUM_MARKET_CARDS, None, None]
+    _refresh_public(state, views)
+    state.board_log.clear()
+    _board_full(state, views)
+    for p, row in enumerate(views[_V_ROWS]):
+        _knowledge(state, p, row)
+        views[_V_KNOWN][p] = (list(state.known[p]), list(state.known_set[p]),
+                              state.known_depth[p])
+    state._views = views
+    return views
+
+
+def _sync(state: MiTierraState, views: list) -> None:
+    """Bring every observer's material up to date in place."""
+    if views[_V_MARKET] != state.market_version:
+        _refresh_public(state, views)
+        views[_V_MARKET] = state.market_version
+    if views[_V_EPOCH] != state.board_epoch:
+        state.board_log.clear()
+        _board_full(state, views)
+        views[_V_EPOCH] = state.board_epoch
+    elif state.board_log:
+        _board_changes(state, views)
+    seats = state.seat_versions
+    if views[_V_SEATS] != seats:  # knowledge changes bump the seat's version
+        seen = views[_V_SEATS]
+        known = views[_V_KNOWN]
+        for p, row in enumerate(views[_V_ROWS]):
+            if seen[p] != seats[p]:
+                now = (state.known[p], state.known_set[p], state.known_depth[p])
+                if known[p] != now:
+                    _knowledge(state, p, row)
+                    known[p] = (list(now[0]), list(now[1]), now[2])
+        views[_V_SEATS] = list(seats)
 
 
 def write_observation(state: MiTierraState, player: int, out: np.ndarray) -> None:
     """Fill `out` (float32, OBS_SIZE) with `player`'s view of `state`."""
+    views = state._views
+    if views is None:
+        views = _build_views(state)
+    else:
+        _sync(state, views)
     rows = _players(state)
-    entry = state._obs[player]
-    if entry is None:
-        entry = _build(state, player)
-    material = entry[0]
-    # bring the material up to date in place
-    if entry[1] != state.market_version:
-        public = _public(state)
-        material[_OFF_GAME:_OFF_BOARD] = public[_OFF_GAME:_OFF_BOARD]
-        material[_OFF_MARKETS:_OFF_PLAYERS] = public[_OFF_MARKETS:_OFF_PLAYERS]
-        entry[1] = state.market_version
-    logged = len(state.board_log)
-    if entry[2] != state.board_epoch:
-        _board_full(state, player, material, entry)
-        entry[2] = state.board_epoch
-        entry[3] = logged
-    elif entry[3] != logged:
-        _board_changes(state, player, material, entry)
-        entry[3] = logged
-    if entry[4] != state.seat_versions[player]:  # knowledge changes bump the seat's version
-        entry[4] = state.seat_versions[player]
-        known = state.known[player]
-        known_set = state.known_set[player]
-        if (entry[5] != known or entry[6] != known_set
-                or entry[7] != state.known_depth[player]):
-            _knowledge(state, player, material)
-            entry[5] = list(known)
-            entry[6] = list(known_set)
-            entry[7] = state.known_depth[player]
-    out[:] = material
+    out[:] = views[_V_ROWS][player]
     # the player rows, rotated so that the observer comes first
     n = state.num_players
     split = player * PLAYER_BLOCK

@@ -61,7 +61,7 @@ class MiTierraState(GameState):
         *_INT_FIELDS, *_BOOL_FIELDS, *_LIST_FIELDS, *_NESTED_FIELDS, "rng", "version",
         "_mask", "_mask_version", "_legal", "_legal_version", "occupied", "_cells_cache",
         "market_version", "seat_versions", "work_versions", "farm_versions", "hut_moved",
-        "board_log", "board_epoch", "_obs", "_public", "_players",
+        "board_log", "board_epoch", "_views", "_players",
     )
 
     def __init__(self) -> None:
@@ -83,8 +83,7 @@ class MiTierraState(GameState):
         self.hut_moved = [False] * C.MAX_SEATS  # only the hut count changed since observed
         self.board_log: list[int] = []
         self.board_epoch = 0
-        self._obs: list = [None] * C.MAX_SEATS  # per observer: [material, what it reflects]
-        self._public = None
+        self._views = None  # every observer's material (see observation.py)
         self._players = None
         self.rng: np.random.Generator = None  # set by new_game, from_dict and clone
 
@@ -104,8 +103,7 @@ class MiTierraState(GameState):
         self._mask_version = -1
         self._legal_version = -1
         self._cells_cache = [None] * C.MAX_SEATS
-        self._obs = [None] * C.MAX_SEATS
-        self._public = None
+        self._views = None
         self._players = None
 
     # --- the engine protocol ------------------------------------------------------------------
@@ -218,8 +216,7 @@ class MiTierraState(GameState):
         new._legal = list(self._legal)
         new._cells_cache = list(self._cells_cache)  # entries are never modified: safe to share
         # the observation parts are updated in place, so the clone builds its own
-        new._obs = [None] * C.MAX_SEATS
-        new._public = None
+        new._views = None
         new._players = None
         return new
 
