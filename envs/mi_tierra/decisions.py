@@ -127,6 +127,13 @@ _MASK_C = _bits(range(C.ZONE_FIRST_SPACE[C.Z_FLOUR_WINE], C.NUM_SPACES))
 assert [z for z, _ in _PLACE_ORDER] == [*_CHUNK_A_ZONES, *_CHUNK_B_ZONES, *_CHUNK_C_ZONES]
 assert _MASK_A | _MASK_B | _MASK_C | _MASK_D == (1 << C.NUM_SPACES) - 1
 _SQUARE_A, _SQUARE_B = _SQUARE_SPACES
+# per PLACE action taking a board space: (the bits of the spaces it may take, whether a pair)
+_PLACE_TARGET = {
+    **{action: (_ZONE_BITS[zone], False) for action, zone in PLACE_ACTION_ZONE.items()},
+    **{PLACE_DEV0 + k: (1 << (_DEV_FIRST + k), False) for k in range(C.ZONES[C.Z_DEV].spaces)},
+    PLACE_PAIR_FOREST: (_ZONE_BITS[C.Z_FOREST], True),
+    PLACE_PAIR_CROPS: (_ZONE_BITS[C.Z_CROPS], True),
+}
 _PLACE_LOWER_ROAD = ZONE_PLACE_ACTION[C.Z_LOWER_ROAD]
 _LOWER_START, _LOWER_STOP = _LOWER_SPACES[0], _LOWER_SPACES[-1] + 1
 
@@ -402,10 +409,14 @@ def _legal_black_market(state: MiTierraState, p: int) -> list[int]:  # MIT-90/91
     goods = state.goods[p]
     legal = [PASS] + [SELL0 + g for g in range(C.NUM_GOODS) if goods[g] > 0]
     if state.bm_buys < C.BM_BUYS_PER_WORKER:
-        infl = inflation(state)
         money = state.money[p]
-        legal += [GOOD_BUY_ACTION[g] for g in C.BUYABLE if money >= C.bm_price(g, True, infl)]
+        legal += [action for action, price in _BM_BUY_OFFERS[inflation(state)] if money >= price]
     return legal
+
+
+# Per Inflation in force (False, True): the Black Market's (BUY action, price) pairs.
+_BM_BUY_OFFERS = {infl: tuple((GOOD_BUY_ACTION[g], C.bm_price(g, True, infl)) for g in C.BUYABLE)
+                  for infl in (False, True)}
 
 
 _LEGAL_BY_DECISION = {
@@ -459,13 +470,10 @@ def _resolve_place(state: MiTierraState, p: int, action: int) -> None:
         state.work_versions[p] += 1  # the hut and the lower-road flag
     else:
         state.hut_moved[p] = True
-    pair = action in (PLACE_PAIR_FOREST, PLACE_PAIR_CROPS)
-    if pair:
-        space = free_space(state, C.Z_FOREST if action == PLACE_PAIR_FOREST else C.Z_CROPS)
-    elif action in PLACE_ACTION_ZONE:
-        space = free_space(state, PLACE_ACTION_ZONE[action])
-    else:
-        space = _DEV_FIRST + action - PLACE_DEV0
+    zone_bits, pair = _PLACE_TARGET[action]
+    # G-05: the zone's lowest free space that is not blocked (the action is legal: there is one)
+    free = zone_bits & ~(state.occupied | _BLOCKED_BITS[state.num_players])
+    space = (free & -free).bit_length() - 1
     state.space_owner[space] = p
     state.space_pair[space] = pair
     state.space_seq[space] = state.place_counter

@@ -73,19 +73,17 @@ def enter_stage(state: MiTierraState, stage: int) -> None:
     state.sub = 0
     spaces = _STAGE_SPACES[stage]
     if spaces is not None:
-        owner = state.space_owner
-        while True:
-            queue = [i for i in spaces if owner[i] >= 0]
-            if queue:
-                break
+        occupied = state.occupied
+        while not occupied & _STAGE_BITS[stage]:
             stage += 1
             spaces = _STAGE_SPACES[stage]
             if spaces is None:
-                break
+                state.stage = stage
+                state.queue = list(state.order) if stage == _FARMS else []
+                return
         state.stage = stage
-        if spaces is None:
-            state.queue = list(state.order) if stage == _FARMS else []
-            return
+        owner = state.space_owner
+        queue = [i for i in spaces if owner[i] >= 0]
         if len(queue) > 1:
             if stage == _DEVELOPMENTS:  # MIT-48: turn order, then placement order
                 position = {p: k for k, p in enumerate(state.order)}
@@ -525,6 +523,7 @@ _STAGE_SPACES: list = [None] * len(Stage)
 for _stage, _zone in STAGE_ZONE.items():
     _first = C.ZONE_FIRST_SPACE[_zone]
     _STAGE_SPACES[_stage] = tuple(range(_first, _first + C.ZONES[_zone].spaces))
+_STAGE_BITS = [sum(1 << i for i in spaces) if spaces else 0 for spaces in _STAGE_SPACES]
 ROLL_TABLES = {int(k): v for k, v in ROLL_TABLES.items()}
 _BOARD_LOG_LIMIT = 400  # board changes kept for the observers (a round logs about 20-40)
 ANIMAL_STAGES = {int(k): v for k, v in ANIMAL_STAGES.items()}

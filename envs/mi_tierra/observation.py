@@ -189,6 +189,7 @@ _G_TOP_B = _G["top_position_is_b"]
 _G_DEV_DECK = _G["dev_deck_cards"]
 _DISPLAY_SLOT = 1 + C.NUM_DEV_CARDS
 _IS_DECK_B = C.IS_DECK_B
+_B_TABLE = bytes(1 if c < C.NUM_MARKET_CARDS and _IS_DECK_B[c] else 0 for c in range(256))
 _CARD_EVENT = tuple(c.event for c in C.MARKET_CARDS)
 _CARD_ROWS = [CARD_FEATURE_TABLE[c] for c in range(C.NUM_MARKET_CARDS)]
 
@@ -211,7 +212,7 @@ def _game_row(state: MiTierraState) -> np.ndarray:
     card = state.event_card
     out[g + _G_EVENT + _EVENT_INDEX[_CARD_EVENT[card] if card >= 0 else -1]] = 1.0
     pile = state.pile
-    b_cards = sum(map(_IS_DECK_B.__getitem__, pile))
+    b_cards = bytes(pile).translate(_B_TABLE).count(1)  # (card ids are below 256)
     out[g + _G_PILE_A] = min((len(pile) - b_cards) / 23.0, 1.0)
     out[g + _G_PILE_B] = b_cards / 26.0
     for k in range(min(KNOWN_POSITIONS, len(pile))):
