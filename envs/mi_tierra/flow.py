@@ -461,7 +461,7 @@ def _run_lower_road(state: MiTierraState) -> None:
     if state.end_triggered or state.pile_ran_out or state.round >= C.MAX_ROUNDS:
         state.stage = int(Stage.GAME_OVER)
         state.decision = int(Decision.NONE)
-        state.terminal = True
+        state.terminal = state.is_terminal = True
         state.version += 1
         state.board_epoch += 1
         state.market_version += 1

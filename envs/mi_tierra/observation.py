@@ -695,8 +695,11 @@ def _sync(state: MiTierraState, views: list) -> None:
         views[_V_SEATS] = list(seats)
 
 
-def write_observation(state: MiTierraState, player: int, out: np.ndarray) -> None:
-    """Fill `out` (float32, OBS_SIZE) with `player`'s view of `state`."""
+def observe(state: MiTierraState, player: int, out: np.ndarray | None = None) -> np.ndarray:
+    """`player`'s view of `state`, written into `out` (float32, OBS_SIZE) when given, else into
+    a new vector; returns it (this is the state's `observe` method)."""
+    if out is None:
+        out = np.zeros(OBS_SIZE, dtype=np.float32)
     views = state._views
     if views is None:
         views = _build_views(state)
@@ -714,7 +717,7 @@ def write_observation(state: MiTierraState, player: int, out: np.ndarray) -> Non
     else:
         out[_OFF_PLAYERS:_OFF_PLAYERS + used] = rows[:used]
     if state.terminal:
-        return
+        return out
     current = state.current_player
     if current >= 0:
         out[_OFF_PLAYERS + (current - player) % n * PLAYER_BLOCK + _IS_ACTING] = 1.0
@@ -727,6 +730,12 @@ def write_observation(state: MiTierraState, player: int, out: np.ndarray) -> Non
         out[_C_TILE + state.pending_tile - 1] = 1.0
     if d in _CONTEXT_DECISIONS:
         _context(state, player, out, d)
+    return out
+
+
+def write_observation(state: MiTierraState, player: int, out: np.ndarray) -> None:
+    """Fill `out` (float32, OBS_SIZE) with `player`'s view of `state`."""
+    observe(state, player, out)
 
 
 _C = {name: _OFF_CONTEXT + off for name, off in CONTEXT_OFFSETS.items()}

@@ -19,7 +19,7 @@ from . import components as C
 from . import rules
 from .actions import N_ACTIONS, Decision, Stage
 from .decisions import legal_actions
-from .observation import OBS_SIZE, write_observation
+from .observation import observe
 
 _INT_FIELDS = (
     "num_players", "round", "stage", "decision", "current_player", "steps", "qpos", "sub",
@@ -61,7 +61,7 @@ class MiTierraState(GameState):
         *_INT_FIELDS, *_BOOL_FIELDS, *_LIST_FIELDS, *_NESTED_FIELDS, "rng", "version",
         "_mask", "_mask_version", "_legal", "_legal_version", "occupied", "_cells_cache",
         "market_version", "seat_versions", "work_versions", "farm_versions", "hut_moved",
-        "board_log", "board_epoch", "_views", "_players",
+        "board_log", "board_epoch", "_views", "_players", "is_terminal",
     )
 
     def __init__(self) -> None:
@@ -86,6 +86,9 @@ class MiTierraState(GameState):
         self._views = None  # every observer's material (see observation.py)
         self._players = None
         self.rng: np.random.Generator = None  # set by new_game, from_dict and clone
+        # the engine protocol's flag, a plain attribute (read twice an agent step): always
+        # equal to `terminal`, which the rules set (see flow.py) and records store
+        self.is_terminal = False
 
     def invalidate(self) -> None:
         """Drop cached masks and observation parts; call after editing fields by hand."""
@@ -107,10 +110,6 @@ class MiTierraState(GameState):
         self._players = None
 
     # --- the engine protocol ------------------------------------------------------------------
-    @property
-    def is_terminal(self) -> bool:
-        return self.terminal
-
     def legal_list(self) -> list[int]:
         """The legal action ids (a cached list: do not modify it)."""
         if self._legal_version != self.version:
@@ -121,7 +120,8 @@ class MiTierraState(GameState):
     def legal_mask(self) -> np.ndarray:
         """The legal actions as a read-only bool vector (shared between states: do not modify)."""
         if self._mask_version != self.version:
-            self._mask = _MASKS[tuple(self.legal_list())]
+            legal = self._legal if self._legal_version == self.version else self.legal_list()
+            self._mask = _MASKS[tuple(legal)]
             self._mask_version = self.version
         return self._mask
 
@@ -141,11 +141,7 @@ class MiTierraState(GameState):
 
         return [(score(self, p), leftover(self, p)) for p in range(self.num_players)]
 
-    def observe(self, player: int, out: np.ndarray | None = None) -> np.ndarray:
-        if out is None:
-            out = np.zeros(OBS_SIZE, dtype=np.float32)
-        write_observation(self, player, out)
-        return out
+    observe = observe
 
     def describe(self, action: int) -> str:
         from .actions import describe
@@ -201,6 +197,7 @@ class MiTierraState(GameState):
         for name in _NESTED_FIELDS:
             setattr(new, name, [list(x) for x in getattr(self, name)])
         new.rng = _new_rng_like(self.rng)
+        new.is_terminal = self.terminal
         new.version = self.version
         new.occupied = self.occupied
         new.market_version = self.market_version
@@ -284,6 +281,7 @@ class MiTierraState(GameState):
             bit_gen.state = data["rng"]
             state.rng = np.random.Generator(bit_gen)
             state.occupied = _occupied_bits(state.space_owner)
+            state.is_terminal = state.terminal
         except (TypeError, ValueError, KeyError) as exc:
             raise CorruptRecordError(f"mi_tierra state: {exc}") from None
         problems = state.check_consistency()
