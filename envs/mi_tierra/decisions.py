@@ -43,7 +43,7 @@ from .flow import (
 )
 from .ledger import gain, pay
 from .market import can_sell_to, complete_sale, inflation, sale_card
-from .observation import BM_TOKEN
+from .observation import BM_TOKEN, FARM, HOLD, HUT, WORK
 
 if TYPE_CHECKING:
     from .state import MiTierraState
@@ -450,7 +450,7 @@ def resolve(state: MiTierraState, action: int) -> None:
     d = state.decision
     state.decision = 0  # Decision.NONE
     state.version += 1
-    _RESOLVER_LIST[d](state, state.current_player, action)
+    RESOLVER_BY_DECISION[d](state, state.current_player, action)
 
 
 def _resolve_place(state: MiTierraState, p: int, action: int) -> None:
@@ -458,18 +458,17 @@ def _resolve_place(state: MiTierraState, p: int, action: int) -> None:
     state.place_pos = (idx + 1) % state.num_players
     if action == PASS:  # G-29
         state.retired[p] = True
-        state.work_versions[p] += 1
+        state.dirty |= WORK[p]
         return
     if CELL0 <= action < CHOICE0:
         state.farm_workers[p][action - CELL0] = True
         state.hut[p] -= 1
-        state.seat_versions[p] += 1  # the farm worker
-        state.work_versions[p] += 1  # the hut and the count on the farm
+        state.dirty |= HOLD[p] | WORK[p]  # the farm worker; the hut and the count on the farm
         return
     if action == _PLACE_LOWER_ROAD:
-        state.work_versions[p] += 1  # the hut and the lower-road flag
+        state.dirty |= WORK[p]  # the hut and the lower-road flag
     else:
-        state.hut_moved[p] = True
+        state.dirty |= HUT[p]
     zone_bits, pair = _PLACE_TARGET[action]
     # G-05: the zone's lowest free space that is not blocked (the action is legal: there is one)
     free = zone_bits & ~(state.occupied | _BLOCKED_BITS[state.num_players])
@@ -490,7 +489,7 @@ def _resolve_upkeep(state: MiTierraState, p: int, action: int) -> None:
     else:  # release one worker from the hut to the supply
         state.owned[p] -= 1
         state.hut[p] -= 1
-        state.work_versions[p] += 1
+        state.dirty |= WORK[p]
 
 
 def _resolve_pair(state: MiTierraState, p: int, action: int) -> None:
@@ -510,7 +509,7 @@ def _resolve_reroll(state: MiTierraState, p: int, action: int) -> None:
         state.studies_used[p] = True
         state.rerolling = True
         state.sub = SUB_ROLL
-        state.work_versions[p] += 1
+        state.dirty |= WORK[p]
 
 
 def _resolve_tile(state: MiTierraState, p: int, action: int) -> None:
@@ -552,7 +551,7 @@ def _resolve_development(state: MiTierraState, p: int, action: int) -> None:
     state.devs[p][state.display[slot]] = True
     state.display[slot] = -1
     state.market_version += 1
-    state.farm_versions[p] += 1
+    state.dirty |= FARM[p]
 
 
 def _resolve_flour_wine(state: MiTierraState, p: int, action: int) -> None:
@@ -582,7 +581,7 @@ def _resolve_mill(state: MiTierraState, p: int, action: int) -> None:
         wheat, flour = C.MILL_OPTIONS[action - CHOICE0]
         state.goods[p][C.WHEAT] -= wheat
         state.goods[p][C.FLOUR] += flour
-        state.seat_versions[p] += 1
+        state.dirty |= HOLD[p]
 
 
 def _resolve_cellar(state: MiTierraState, p: int, action: int) -> None:
@@ -590,7 +589,7 @@ def _resolve_cellar(state: MiTierraState, p: int, action: int) -> None:
         grapes, wine = C.WINE_CELLAR_OPTION
         state.goods[p][C.GRAPE] -= grapes
         state.goods[p][C.WINE] += wine
-        state.seat_versions[p] += 1
+        state.dirty |= HOLD[p]
 
 
 def _resolve_market_turn(state: MiTierraState, p: int, action: int) -> None:
@@ -602,7 +601,7 @@ def _resolve_market_turn(state: MiTierraState, p: int, action: int) -> None:
         state.board_log.append(space)
         if action == PASS:  # MIT-82: home, no more market turns this round
             state.hut[p] += 1
-            state.hut_moved[p] = True
+            state.dirty |= HUT[p]
         else:  # MIT-88
             state.bm_workers.append(p)
             state.board_log.append(BM_TOKEN)
@@ -634,7 +633,7 @@ def _resolve_black_market(state: MiTierraState, p: int, action: int) -> None:
         state.bm_workers.pop(0)
         state.hut[p] += 1
         state.bm_buys = 0
-        state.hut_moved[p] = True
+        state.dirty |= HUT[p]
         state.board_log.append(BM_TOKEN)
         return
     infl = inflation(state)
@@ -669,4 +668,5 @@ _RESOLVERS = {
     Decision.MARKET_SALE: _resolve_market_sale,
     Decision.BLACK_MARKET: _resolve_black_market,
 }
-_RESOLVER_LIST = [_RESOLVERS.get(d) for d in Decision]
+# per decision (an int), the function carrying an action out: (state, player, action) -> None
+RESOLVER_BY_DECISION = [_RESOLVERS.get(d) for d in Decision]

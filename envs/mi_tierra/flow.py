@@ -16,6 +16,7 @@ from .actions import STAGE_ZONE, Decision, Stage
 from .farm import add_animals, harvest_amount
 from .ledger import gain, pay
 from .market import fill_slot, finish_reorder, peek
+from .observation import ALL_HOLD, ALL_WORK, HOLD, HUT, WORK
 
 if TYPE_CHECKING:
     from .state import MiTierraState
@@ -47,7 +48,7 @@ def pose(state: MiTierraState, decision: int, player: int) -> None:
 
 def advance(state: MiTierraState) -> None:
     """Run automatic play until a decision with two or more legal actions (or the end)."""
-    resolve = _decisions.resolve
+    resolver_of = _decisions.RESOLVER_BY_DECISION
     legal_of = _decisions.LEGAL_BY_DECISION
     runners = _RUNNERS
     while not state.terminal and not state.chance_pending:
@@ -60,7 +61,9 @@ def advance(state: MiTierraState) -> None:
                 return
             if not legal:  # never happens: every decision keeps a legal action (tests check)
                 raise AssertionError(f"no legal action in decision {Decision(state.decision)}")
-            resolve(state, legal[0])
+            state.decision = 0  # (decisions.resolve, inlined)
+            state.version += 1
+            resolver_of[decision](state, state.current_player, legal[0])
             continue
         runners[state.stage](state)
 
@@ -115,7 +118,7 @@ def finish_worker(state: MiTierraState) -> None:
     state.die_face = 0
     state.pending_tile = -1
     state.rerolling = False
-    state.hut_moved[owner] = True
+    state.dirty |= HUT[owner]
 
 
 # --- phase 1: turn order (MIT-09 … MIT-13, MIT-93) --------------------------------------------
@@ -151,7 +154,7 @@ def _run_turn_order(state: MiTierraState) -> None:
     n = state.num_players
     state.studies_used = [False] * n
     state.retired = [False] * n
-    state.work_versions = [v + 1 for v in state.work_versions]  # turn order, workers, flags
+    state.dirty |= ALL_WORK  # turn order, workers, flags
     if len(state.board_log) > _BOARD_LOG_LIMIT:  # start the log again (observers rebuild)
         state.board_log = []
         state.board_epoch += 1
@@ -212,7 +215,9 @@ def _run_placement(state: MiTierraState) -> None:
         p = order[idx]
         if hut[p] > 0 and not retired[p]:
             state.place_pos = idx
-            pose(state, _D_PLACE, p)
+            state.decision = _D_PLACE  # (pose, inlined)
+            state.current_player = p
+            state.version += 1
             return
     enter_stage(state, _FOREST)
 
@@ -285,7 +290,7 @@ def _run_square(state: MiTierraState) -> None:
     owner = state.space_owner[state.queue[state.qpos]]
     state.owned[owner] += 1  # MIT-36: the new worker arrives in the hut
     state.hut[owner] += 1
-    state.work_versions[owner] += 1
+    state.dirty |= WORK[owner]
     finish_worker(state)
 
 
@@ -398,7 +403,7 @@ def _produce(state: MiTierraState, p: int) -> None:
     goods = state.goods[p]
     changed = True in workers
     if changed:
-        state.work_versions[p] += 1  # the hut and the count on the farm
+        state.dirty |= WORK[p]  # the hut and the count on the farm
         for c in range(C.FARM_CELLS):
             if workers[c]:
                 goods[C.TILE_CROP[state.tiles[p][c]]] += harvest_amount(state, p, c)
@@ -419,7 +424,7 @@ def _produce(state: MiTierraState, p: int) -> None:
     for good in products:
         goods[good] += 1
     if changed or products:
-        state.seat_versions[p] += 1
+        state.dirty |= HOLD[p]
     births = [  # MIT-67, MIT-68, MIT-75, G-46: judged before any is added
         C.DEV_CARDS[card].animal for card in (C.SHEEP_BREEDING, C.COW_BREEDING,
                                               C.CHICKEN_BREEDING)
@@ -465,7 +470,7 @@ def _run_lower_road(state: MiTierraState) -> None:
         state.version += 1
         state.board_epoch += 1
         state.market_version += 1
-        state.seat_versions = [v + 1 for v in state.seat_versions]
+        state.dirty |= ALL_HOLD
         return
     state.round += 1
     state.market_version += 1  # the round is part of the public game facts

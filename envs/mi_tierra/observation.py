@@ -8,9 +8,9 @@ block and the Clock Tower reordering context, which carry only the observer's ow
 
 Speed: nothing is rebuilt that did not change. The public part is kept up to date in place per
 `market_version` (slot by slot). The player rows are kept once, in seat order, with a snapshot
-of the values they were written from: when a seat's `seat_versions` or `work_versions` (worker
-moves) moved, the fast fields that differ from the snapshot are rewritten, one by one; when its
-`farm_versions` moved, the farm fields that differ; the money-stamp ranks when `clock` moved.
+of the values they were written from: the rules flag what changed per seat in `state.dirty`
+(holdings, worker counts, the hut alone, the farm, the knowledge) and only the flagged fields
+that differ from the snapshot are rewritten, one by one; the money-stamp ranks when `clock` moved.
 Each observer keeps its own vector of the rest (public part, board, knowledge), rewriting the
 board spaces logged in `board_log` since its last call (the whole board after a new
 `board_epoch`). A call copies that vector, the player rows rotated to the observer, and writes
@@ -28,6 +28,22 @@ from . import components as C
 from .actions import NUM_DECISIONS, NUM_STAGES, Decision, Stage
 
 BM_TOKEN = C.NUM_SPACES  # a `board_log` entry: the Black Market workers changed
+
+# `state.dirty` bits, per seat q, set by the rules where a seat's observed values change and
+# cleared when the observation brings them up to date: HOLD (holdings: money, goods, cake,
+# cloth, peek counts, farm workers), WORK (worker counts and flags, turn position), FARM (tiles,
+# barnyards, development cards), HUT (the hut count alone), KNOW (q's Clock Tower knowledge).
+HOLD = tuple(1 << q for q in range(C.MAX_SEATS))
+WORK = tuple(1 << (4 + q) for q in range(C.MAX_SEATS))
+FARM = tuple(1 << (8 + q) for q in range(C.MAX_SEATS))
+HUT = tuple(1 << (12 + q) for q in range(C.MAX_SEATS))
+KNOW = tuple(1 << (16 + q) for q in range(C.MAX_SEATS))
+SEEN = tuple(h | k for h, k in zip(HOLD, KNOW, strict=True))  # knowledge and its counts
+ALL_HOLD = sum(HOLD)
+ALL_WORK = sum(WORK)
+ALL_KNOW = sum(KNOW)
+ALL_DIRTY = (1 << 20) - 1
+_ROW_BITS = ALL_DIRTY & ~ALL_KNOW  # what _players consumes
 
 if TYPE_CHECKING:
     from .state import MiTierraState
@@ -577,10 +593,9 @@ def _write_ranks(state: MiTierraState, out: np.ndarray) -> None:
 
 def _players(state: MiTierraState) -> np.ndarray:
     """Every seat's rows in seat order (the observer's view is a rotation of it), brought up to
-    date in place: the seats whose `seat_versions` moved have their changed holdings and farm
-    workers rewritten, those whose `work_versions` moved their changed worker values and turn
-    position, those flagged in `hut_moved` their hut count, those whose `farm_versions` moved
-    their changed farm fields; the ranks are rewritten when `clock` moved."""
+    date in place from the `dirty` bits: a seat's changed holdings and farm workers (HOLD), its
+    changed worker values and turn position (WORK), its hut count (HUT), its changed farm fields
+    (FARM); the ranks are rewritten when `clock` moved."""
     entry = state._players
     if entry is None:
         out = np.zeros(_ALL_PLAYERS, dtype=np.float32)
@@ -589,46 +604,32 @@ def _players(state: MiTierraState) -> np.ndarray:
             out[base:base + FAST_SIZE] = _fast_row(state, q)
             out[base + FAST_SIZE:base + PLAYER_BLOCK] = _farm_row(state, q)
         _write_ranks(state, out)
-        state.hut_moved = [False] * MAX_SEATS
-        state._players = [out, list(state.seat_versions), list(state.work_versions),
-                          list(state.farm_versions), state.clock,
+        state.dirty &= ALL_KNOW
+        state._players = [out, state.clock,
                           [_seat_snapshot(state, q) for q in range(state.num_players)]]
         return out
     out = entry[0]
-    seat = state.seat_versions
-    work = state.work_versions
-    if entry[1] != seat or entry[2] != work:
-        old_seat, old_work, snaps = entry[1], entry[2], entry[5]
+    dirty = state.dirty & _ROW_BITS
+    if dirty:
+        state.dirty &= ALL_KNOW
+        snaps = entry[2]
         for q in range(state.num_players):
-            if old_seat[q] != seat[q]:
+            if dirty & HOLD[q]:
                 _refresh_seat(state, q, out, snaps[q])
-            if old_work[q] != work[q]:
+            if dirty & WORK[q]:
                 _refresh_work(state, q, out, snaps[q])
-        entry[1] = list(seat)
-        entry[2] = list(work)
-    moved = state.hut_moved
-    if True in moved:  # placements and workers going home: one value each
-        hut = state.hut
-        snaps = entry[5]
-        for q in range(state.num_players):
-            if moved[q]:
-                moved[q] = False
+            elif dirty & HUT[q]:  # placements and workers going home: one value
                 work_seen = snaps[q][0]
-                v = hut[q]
+                v = state.hut[q]
                 if work_seen[1] != v:
                     work_seen[1] = v
                     x = v * _S_HUT
                     out[q * PLAYER_BLOCK + _AT_HUT] = x if x < 1.0 else 1.0
-    farm = state.farm_versions
-    if entry[3] != farm:
-        old_farm, snaps = entry[3], entry[5]
-        for q in range(state.num_players):
-            if old_farm[q] != farm[q]:
+            if dirty & FARM[q]:
                 _refresh_farm(state, q, out, snaps[q])
-        entry[3] = list(farm)
-    if entry[4] != state.clock:
+    if entry[1] != state.clock:
         _write_ranks(state, out)
-        entry[4] = state.clock
+        entry[1] = state.clock
     return out
 
 
@@ -649,8 +650,8 @@ def _knowledge(state: MiTierraState, player: int, out: np.ndarray) -> None:
 
 # The views record: one row per observer holding all but its player rows and the per-decision
 # blocks (its "material"), then what the rows reflect.
-(_V_TABLE, _V_ROWS, _V_FLAT, _V_MARKET, _V_EPOCH, _V_SEATS, _V_KNOWN, _V_SLOTS, _V_DISPLAY,
- _V_REVEALED, _V_OWNER, _V_PAIR) = range(12)
+(_V_TABLE, _V_ROWS, _V_FLAT, _V_MARKET, _V_EPOCH, _V_KNOWN, _V_SLOTS, _V_DISPLAY, _V_REVEALED,
+ _V_OWNER, _V_PAIR) = range(11)
 
 
 def _build_views(state: MiTierraState) -> list:
@@ -658,8 +659,8 @@ def _build_views(state: MiTierraState) -> list:
     n = state.num_players
     table = np.zeros((n, OBS_SIZE), dtype=np.float32)
     views = [table, list(table), table.reshape(-1), state.market_version, state.board_epoch,
-             list(state.seat_versions), [None] * n, [-1] * NUM_MARKET_SLOTS,
-             [-1] * len(C.DEV_SLOTS), [False] * C.NUM_MARKET_CARDS, None, None]
+             [None] * n, [-1] * NUM_MARKET_SLOTS, [-1] * len(C.DEV_SLOTS),
+             [False] * C.NUM_MARKET_CARDS, None, None]
     _refresh_public(state, views)
     state.board_log.clear()
     _board_full(state, views)
@@ -667,6 +668,7 @@ def _build_views(state: MiTierraState) -> list:
         _knowledge(state, p, row)
         views[_V_KNOWN][p] = (list(state.known[p]), list(state.known_set[p]),
                               state.known_depth[p])
+    state.dirty &= ~ALL_KNOW
     state._views = views
     return views
 
@@ -682,17 +684,16 @@ def _sync(state: MiTierraState, views: list) -> None:
         views[_V_EPOCH] = state.board_epoch
     elif state.board_log:
         _board_changes(state, views)
-    seats = state.seat_versions
-    if views[_V_SEATS] != seats:  # knowledge changes bump the seat's version
-        seen = views[_V_SEATS]
+    if state.dirty & ALL_KNOW:
+        dirty = state.dirty
+        state.dirty &= ~ALL_KNOW
         known = views[_V_KNOWN]
         for p, row in enumerate(views[_V_ROWS]):
-            if seen[p] != seats[p]:
+            if dirty & KNOW[p]:
                 now = (state.known[p], state.known_set[p], state.known_depth[p])
                 if known[p] != now:
                     _knowledge(state, p, row)
                     known[p] = (list(now[0]), list(now[1]), now[2])
-        views[_V_SEATS] = list(seats)
 
 
 def observe(state: MiTierraState, player: int, out: np.ndarray | None = None) -> np.ndarray:

@@ -28,7 +28,7 @@ from .actions import (
     action_name,
     describe,
 )
-from .decisions import legal_actions, resolve
+from .decisions import RESOLVER_BY_DECISION, legal_actions
 from .farm import farm_items
 from .flow import advance, after_roll
 
@@ -50,7 +50,10 @@ def apply(state: MiTierraState, action: int) -> None:
     if action not in legal:
         raise IllegalActionError(action, why_illegal(state, action), _safe_name(state, action))
     state.steps += 1
-    resolve(state, action)
+    decision = state.decision  # (decisions.resolve, inlined)
+    state.decision = 0
+    state.version += 1
+    RESOLVER_BY_DECISION[decision](state, state.current_player, action)
     advance(state)
 
 

@@ -19,7 +19,7 @@ from . import components as C
 from . import rules
 from .actions import N_ACTIONS, Decision, Stage
 from .decisions import legal_actions
-from .observation import observe
+from .observation import ALL_DIRTY, observe
 
 _INT_FIELDS = (
     "num_players", "round", "stage", "decision", "current_player", "steps", "qpos", "sub",
@@ -60,8 +60,7 @@ class MiTierraState(GameState):
     __slots__ = (
         *_INT_FIELDS, *_BOOL_FIELDS, *_LIST_FIELDS, *_NESTED_FIELDS, "rng", "version",
         "_mask", "_mask_version", "_legal", "_legal_version", "occupied", "_cells_cache",
-        "market_version", "seat_versions", "work_versions", "farm_versions", "hut_moved",
-        "board_log", "board_epoch", "_views", "_players", "is_terminal",
+        "market_version", "dirty", "board_log", "board_epoch", "_views", "_players", "is_terminal",
     )
 
     def __init__(self) -> None:
@@ -77,10 +76,7 @@ class MiTierraState(GameState):
         # only a player's worker counts change; when a player's farm or cards change. Board
         # spaces (and the Black Market, as BM_TOKEN) are logged as they change, per round.
         self.market_version = 0
-        self.seat_versions = [0] * C.MAX_SEATS
-        self.work_versions = [0] * C.MAX_SEATS
-        self.farm_versions = [0] * C.MAX_SEATS
-        self.hut_moved = [False] * C.MAX_SEATS  # only the hut count changed since observed
+        self.dirty = ALL_DIRTY  # per-seat bits: what changed since observed (observation.py)
         self.board_log: list[int] = []
         self.board_epoch = 0
         self._views = None  # every observer's material (see observation.py)
@@ -94,9 +90,7 @@ class MiTierraState(GameState):
         """Drop cached masks and observation parts; call after editing fields by hand."""
         self.version += 1
         self.market_version += 1
-        self.seat_versions = [v + 1 for v in self.seat_versions]
-        self.work_versions = [v + 1 for v in self.work_versions]
-        self.farm_versions = [v + 1 for v in self.farm_versions]
+        self.dirty = ALL_DIRTY
         self.board_log = []
         self.board_epoch += 1
         self._drop_caches()
@@ -201,10 +195,7 @@ class MiTierraState(GameState):
         new.version = self.version
         new.occupied = self.occupied
         new.market_version = self.market_version
-        new.seat_versions = list(self.seat_versions)
-        new.work_versions = list(self.work_versions)
-        new.hut_moved = list(self.hut_moved)
-        new.farm_versions = list(self.farm_versions)
+        new.dirty = ALL_DIRTY
         new.board_log = list(self.board_log)
         new.board_epoch = self.board_epoch
         new._mask = self._mask  # read-only, shared
