@@ -183,7 +183,8 @@ def crop_cells(state: MiTierraState, p: int) -> tuple[int, ...]:
     entry = state._cells_cache[p]
     tiles = state.tiles[p]
     if entry is None or entry[0] != tiles:
-        entry = (list(tiles), tuple(c for c in range(C.FARM_CELLS) if tiles[c] in _CROP_TILES))
+        cells = tuple(c for c in range(C.FARM_CELLS) if tiles[c] in _CROP_TILES)
+        entry = (list(tiles), cells, tuple(CELL0 + c for c in cells))
         state._cells_cache[p] = entry
     return entry[1]
 
@@ -209,11 +210,15 @@ def _placement_actions(state: MiTierraState, p: int) -> list[int]:
     entry = state._cells_cache[p]  # (see crop_cells)
     tiles = state.tiles[p]
     if entry is None or entry[0] != tiles:
-        entry = (list(tiles), tuple(c for c in range(C.FARM_CELLS) if tiles[c] in _CROP_TILES))
+        cells = tuple(c for c in range(C.FARM_CELLS) if tiles[c] in _CROP_TILES)
+        entry = (list(tiles), cells, tuple(CELL0 + c for c in cells))
         state._cells_cache[p] = entry
     if entry[1]:  # MIT-21, G-25: own crop fields without a worker
         workers = state.farm_workers[p]
-        legal += [CELL0 + c for c in entry[1] if not workers[c]]
+        if True in workers:
+            legal += [CELL0 + c for c in entry[1] if not workers[c]]
+        else:
+            legal += entry[2]
     return legal
 
 

@@ -613,7 +613,12 @@ def _players(state: MiTierraState) -> np.ndarray:
     if dirty:
         state.dirty &= ALL_KNOW
         snaps = entry[2]
-        for q in range(state.num_players):
+        # the seats flagged (ALL_WORK and ALL_HOLD flag absent seats too)
+        seats = (dirty | dirty >> 4 | dirty >> 8 | dirty >> 12) & ((1 << state.num_players) - 1)
+        while seats:
+            low = seats & -seats
+            seats ^= low
+            q = low.bit_length() - 1
             if dirty & HOLD[q]:
                 _refresh_seat(state, q, out, snaps[q])
             if dirty & WORK[q]:
