@@ -85,6 +85,10 @@ def enter_stage(state: MiTierraState, stage: int) -> None:
                 state.queue = list(state.order) if stage == _FARMS else []
                 return
         state.stage = stage
+        bits = occupied & _STAGE_BITS[stage]
+        if not bits & (bits - 1):  # one worker
+            state.queue = [bits.bit_length() - 1]
+            return
         owner = state.space_owner
         queue = [i for i in spaces if owner[i] >= 0]
         if len(queue) > 1:

@@ -655,6 +655,18 @@ def _knowledge(state: MiTierraState, player: int, out: np.ndarray) -> None:
 
 # The views record: one row per observer holding all but its player rows and the per-decision
 # blocks (its "material"), then what the rows reflect.
+def _rotation(n: int, player: int) -> tuple[slice, ...]:
+    """Slices copying the seat-ordered player rows into `player`'s view: (destination, source)
+    for the seats from `player` on, then for the seats before it."""
+    split = player * PLAYER_BLOCK
+    used = n * PLAYER_BLOCK
+    return (slice(_OFF_PLAYERS, _OFF_PLAYERS + used - split), slice(split, used),
+            slice(_OFF_PLAYERS + used - split, _OFF_PLAYERS + used), slice(0, split))
+
+
+_ROTATION = {n: [_rotation(n, p) for p in range(n)] for n in C.PLAYER_COUNTS}
+
+
 (_V_TABLE, _V_ROWS, _V_FLAT, _V_MARKET, _V_EPOCH, _V_KNOWN, _V_SLOTS, _V_DISPLAY, _V_REVEALED,
  _V_OWNER, _V_PAIR) = range(11)
 
@@ -715,13 +727,10 @@ def observe(state: MiTierraState, player: int, out: np.ndarray | None = None) ->
     out[:] = views[_V_ROWS][player]
     # the player rows, rotated so that the observer comes first
     n = state.num_players
-    split = player * PLAYER_BLOCK
-    used = n * PLAYER_BLOCK
-    if split:
-        out[_OFF_PLAYERS:_OFF_PLAYERS + used - split] = rows[split:used]
-        out[_OFF_PLAYERS + used - split:_OFF_PLAYERS + used] = rows[:split]
-    else:
-        out[_OFF_PLAYERS:_OFF_PLAYERS + used] = rows[:used]
+    rotation = _ROTATION[n][player]
+    out[rotation[0]] = rows[rotation[1]]
+    if player:
+        out[rotation[2]] = rows[rotation[3]]
     if state.terminal:
         return out
     current = state.current_player
