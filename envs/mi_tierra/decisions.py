@@ -529,6 +529,7 @@ def _resolve_apf(state: MiTierraState, p: int, action: int) -> None:
         pay(state, p, C.APF_COST)
         for good in products:  # MIT-44: the animals stay
             state.goods[p][good] += 1
+        state.dirty |= HOLD[p]
 
 
 def _resolve_clock(state: MiTierraState, p: int, action: int) -> None:
@@ -546,6 +547,7 @@ def _resolve_bakery(state: MiTierraState, p: int, action: int) -> None:
         for g, n in C.BAKERY_INPUTS:
             state.goods[p][g] -= n
         state.cake[p] += 1
+        state.dirty |= HOLD[p]
 
 
 def _resolve_development(state: MiTierraState, p: int, action: int) -> None:
@@ -571,6 +573,7 @@ def _resolve_flour_wine(state: MiTierraState, p: int, action: int) -> None:
     if k in (1, 2):
         goods[C.WINE_RECIPE[0]] -= C.WINE_RECIPE[1]
         goods[C.WINE] += 1
+    state.dirty |= HOLD[p]
 
 
 def _resolve_cloth(state: MiTierraState, p: int, action: int) -> None:
@@ -579,6 +582,7 @@ def _resolve_cloth(state: MiTierraState, p: int, action: int) -> None:
         for g, n in C.CLOTH_INPUTS:
             state.goods[p][g] -= n
         state.cloth[p] += 1
+        state.dirty |= HOLD[p]
 
 
 def _resolve_mill(state: MiTierraState, p: int, action: int) -> None:

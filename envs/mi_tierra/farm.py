@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import components as C
-from .observation import FARM, HOLD
+from .observation import FARM, GOODS
 
 if TYPE_CHECKING:
     from .state import MiTierraState
@@ -55,7 +55,7 @@ def add_animals(state: MiTierraState, player: int, kind: int, count: int) -> int
     if count <= 0:
         return 0
     goods = state.goods[player]
-    state.dirty |= HOLD[player]
+    state.dirty |= GOODS[player]
     if kind == C.HEN:
         room = C.HENHOUSE_CAPACITY - goods[C.HEN]
         housed = min(room, count)
@@ -96,7 +96,7 @@ def remove_animals(state: MiTierraState, player: int, kind: int, count: int) -> 
     goods = state.goods[player]
     if count > goods[kind]:
         raise ValueError(f"player {player} has {goods[kind]} {C.GOODS[kind]}, not {count}")
-    state.dirty |= HOLD[player]
+    state.dirty |= GOODS[player]
     goods[kind] -= count
     if kind == C.HEN:
         return
@@ -123,7 +123,7 @@ def change_good(state: MiTierraState, player: int, good: int, delta: int) -> Non
             remove_animals(state, player, good, -delta)
         return
     state.goods[player][good] += delta
-    state.dirty |= HOLD[player]
+    state.dirty |= GOODS[player]
 
 
 def tile_targets(state: MiTierraState, player: int) -> list[int]:

@@ -30,19 +30,17 @@ from .actions import NUM_DECISIONS, NUM_STAGES, Decision, Stage
 BM_TOKEN = C.NUM_SPACES  # a `board_log` entry: the Black Market workers changed
 
 # `state.dirty` bits, per seat q, set by the rules where a seat's observed values change and
-# cleared when the observation brings them up to date: HOLD (holdings: money, goods, cake,
-# cloth, peek counts, farm workers), WORK (worker counts and flags, turn position), FARM (tiles,
-# barnyards, development cards), HUT (the hut count alone), KNOW (q's Clock Tower knowledge).
-HOLD = tuple(1 << q for q in range(C.MAX_SEATS))
-WORK = tuple(1 << (4 + q) for q in range(C.MAX_SEATS))
-FARM = tuple(1 << (8 + q) for q in range(C.MAX_SEATS))
-HUT = tuple(1 << (12 + q) for q in range(C.MAX_SEATS))
-KNOW = tuple(1 << (16 + q) for q in range(C.MAX_SEATS))
+# cleared when the observation brings them up to date: HOLD (any holdings: money, goods, cake,
+# cloth, peek counts, farm workers), MONEY (money alone), GOODS (goods alone), WORK (worker
+# counts and flags, turn position), HUT (the hut count alone), FARM (tiles, barnyards,
+# development cards), KNOW (q's Clock Tower knowledge). Seat q's bits are bits 8q … 8q + 6.
+HOLD, MONEY, GOODS, WORK, HUT, FARM, KNOW = (
+    tuple(1 << (8 * q + kind) for q in range(C.MAX_SEATS)) for kind in range(7))
 SEEN = tuple(h | k for h, k in zip(HOLD, KNOW, strict=True))  # knowledge and its counts
 ALL_HOLD = sum(HOLD)
 ALL_WORK = sum(WORK)
 ALL_KNOW = sum(KNOW)
-ALL_DIRTY = (1 << 20) - 1
+ALL_DIRTY = sum(HOLD) | sum(MONEY) | sum(GOODS) | ALL_WORK | sum(HUT) | sum(FARM) | ALL_KNOW
 _ROW_BITS = ALL_DIRTY & ~ALL_KNOW  # what _players consumes
 
 if TYPE_CHECKING:
@@ -495,6 +493,45 @@ def _refresh_work(state: MiTierraState, q: int, out: np.ndarray, snap: list) -> 
         snap[1] = position
 
 
+def _refresh_money(state: MiTierraState, q: int, out: np.ndarray, snap: list) -> None:
+    """Rewrite seat q's money and score where they differ from its snapshot."""
+    base = q * PLAYER_BLOCK
+    seen = snap[2]
+    money = state.money[q]
+    if money != seen[0]:
+        seen[0] = money
+        x = money * _S_MONEY
+        out[base + _AT_MONEY] = x if x < 1.0 else 1.0
+    v = (money + C.CAKE_VALUE * state.cake[q] + C.CLOTH_VALUE * state.cloth[q]
+         + sum(state.goods[q]) // C.EXCHANGE_RATE)
+    if v != seen[1]:
+        seen[1] = v
+        x = v * _S_SCORE
+        out[base + _AT_SCORE] = x if x < 1.0 else 1.0
+
+
+def _refresh_goods(state: MiTierraState, q: int, out: np.ndarray, snap: list) -> None:
+    """Rewrite seat q's goods and score where they differ from its snapshot."""
+    base = q * PLAYER_BLOCK
+    goods = state.goods[q]
+    seen = snap[3]
+    if goods != seen:
+        at = base + _GOODS0
+        for g in range(C.NUM_GOODS):
+            v = goods[g]
+            if v != seen[g]:
+                seen[g] = v
+                x = v * _GOODS_SCALE
+                out[at + g] = x if x < 1.0 else 1.0
+    seen = snap[2]
+    v = (state.money[q] + C.CAKE_VALUE * state.cake[q] + C.CLOTH_VALUE * state.cloth[q]
+         + sum(goods) // C.EXCHANGE_RATE)
+    if v != seen[1]:
+        seen[1] = v
+        x = v * _S_SCORE
+        out[base + _AT_SCORE] = x if x < 1.0 else 1.0
+
+
 def _refresh_seat(state: MiTierraState, q: int, out: np.ndarray, snap: list) -> None:
     """Rewrite seat q's holdings (money, score, cake, cloth, peeks, goods) and farm workers
     where they differ from its snapshot (its worker values: `_refresh_work`)."""
@@ -613,14 +650,16 @@ def _players(state: MiTierraState) -> np.ndarray:
     if dirty:
         state.dirty &= ALL_KNOW
         snaps = entry[2]
-        # the seats flagged (ALL_WORK and ALL_HOLD flag absent seats too)
-        seats = (dirty | dirty >> 4 | dirty >> 8 | dirty >> 12) & ((1 << state.num_players) - 1)
-        while seats:
-            low = seats & -seats
-            seats ^= low
-            q = low.bit_length() - 1
+        for q in range(state.num_players):
+            if not dirty >> 8 * q & 255:
+                continue
             if dirty & HOLD[q]:
                 _refresh_seat(state, q, out, snaps[q])
+            else:
+                if dirty & MONEY[q]:
+                    _refresh_money(state, q, out, snaps[q])
+                if dirty & GOODS[q]:
+                    _refresh_goods(state, q, out, snaps[q])
             if dirty & WORK[q]:
                 _refresh_work(state, q, out, snaps[q])
             elif dirty & HUT[q]:  # placements and workers going home: one value
