@@ -172,6 +172,25 @@ def test_observations_of_stale_observers_equal_a_fresh_computation(n):
         assert_like_fresh(state, range(n))
 
 
+def test_board_change_log_started_afresh_keeps_observations_exact(monkeypatch):
+    """Unobserved, the board's change log is started afresh at a round's start once long (every
+    observer then rebuilds its board); with a tiny limit that happens every round."""
+    from huerta.envs.mi_tierra import flow
+
+    monkeypatch.setattr(flow, "_BOARD_LOG_LIMIT", 3)
+    for seed in range(games(2, 10)):
+        state = new_game(3, seed=seed)
+        rng = np.random.default_rng(seed)
+        epoch = state.board_epoch
+        while not state.is_terminal:
+            if state.steps % 23 == 0:
+                assert_like_fresh(state, range(3))
+            legal = state.legal_actions()
+            state.apply(legal[rng.integers(len(legal))])
+        assert state.board_epoch > epoch + 2
+        assert_like_fresh(state, range(3))
+
+
 RICH = dict(  # every factory, the Clock Tower, developments, markets and most cards in play
     money=[60, 60, 60],
     goods={0: {"milk": 3, "egg": 6, "wool": 6, "wheat": 8, "grape": 6, "apple": 3, "hen": 4},
