@@ -16,6 +16,7 @@ from .actions import STAGE_ZONE, Decision, Stage
 from .farm import add_animals, harvest_amount
 from .ledger import gain, pay
 from .market import fill_slot, finish_reorder, peek
+from .observation import ALL_HOLD, ALL_WORK, HOLD, HUT, WORK
 
 if TYPE_CHECKING:
     from .state import MiTierraState
@@ -38,46 +39,69 @@ FARM_MILL = 1
 FARM_CELLAR = 2  # then the Bank, and the next player
 
 
-def pose(state: MiTierraState, decision: Decision, player: int) -> None:
+def pose(state: MiTierraState, decision: int, player: int) -> None:
     """Ask `player` to take `decision`."""
-    state.decision = int(decision)
+    state.decision = decision
     state.current_player = player
     state.version += 1
 
 
 def advance(state: MiTierraState) -> None:
     """Run automatic play until a decision with two or more legal actions (or the end)."""
-    from .decisions import resolve
-
+    resolver_of = _decisions.RESOLVER_BY_DECISION
+    legal_of = _decisions.LEGAL_BY_DECISION
+    runners = _RUNNERS
     while not state.terminal and not state.chance_pending:
-        if state.decision != Decision.NONE:
-            legal = state.legal_list()  # cached per version: the agent's next mask reuses it
+        decision = state.decision
+        if decision:  # Decision.NONE is 0
+            # (the state's legal_list() cache, filled here: the agent's next mask reuses it)
+            legal = state._legal = legal_of[decision](state, state.current_player)
+            state._legal_version = state.version
             if len(legal) >= 2:
                 return
             if not legal:  # never happens: every decision keeps a legal action (tests check)
                 raise AssertionError(f"no legal action in decision {Decision(state.decision)}")
-            resolve(state, legal[0])
+            state.decision = 0  # (decisions.resolve, inlined)
+            state.version += 1
+            resolver_of[decision](state, state.current_player, legal[0])
             continue
-        _STAGE_RUNNERS[state.stage](state)
+        runners[state.stage](state)
 
 
-def enter_stage(state: MiTierraState, stage: Stage) -> None:
-    """Start `stage`: build its queue of workers (activation order) or players."""
-    state.stage = int(stage)
+def enter_stage(state: MiTierraState, stage: int) -> None:
+    """Start `stage`: build its queue of workers (activation order) or players. A zone stage
+    without workers is passed over at once (running it would only enter the next stage)."""
+    stage = int(stage)
     state.qpos = 0
     state.sub = 0
-    if stage in STAGE_ZONE:
-        zone = STAGE_ZONE[stage]
-        first = C.ZONE_FIRST_SPACE[zone]
-        spaces = [i for i in range(first, first + C.ZONES[zone].spaces)
-                  if state.space_owner[i] >= 0]
-        if stage == Stage.DEVELOPMENTS:  # MIT-48: turn order, then placement order
-            position = {p: k for k, p in enumerate(state.order)}
-            spaces.sort(key=lambda i: (position[state.space_owner[i]], state.space_seq[i]))
-        else:  # MIT-29: the earlier-placed worker first
-            spaces.sort(key=lambda i: state.space_seq[i])
-        state.queue = spaces
-    elif stage in (Stage.UPKEEP, Stage.FARMS):
+    spaces = _STAGE_SPACES[stage]
+    if spaces is not None:
+        occupied = state.occupied
+        while not occupied & _STAGE_BITS[stage]:
+            stage += 1
+            spaces = _STAGE_SPACES[stage]
+            if spaces is None:
+                state.stage = stage
+                state.queue = list(state.order) if stage == _FARMS else []
+                return
+        state.stage = stage
+        bits = occupied & _STAGE_BITS[stage]
+        if not bits & (bits - 1):  # one worker
+            state.queue = [bits.bit_length() - 1]
+            return
+        owner = state.space_owner
+        queue = [i for i in spaces if owner[i] >= 0]
+        if len(queue) > 1:
+            if stage == _DEVELOPMENTS:  # MIT-48: turn order, then placement order
+                position = {p: k for k, p in enumerate(state.order)}
+                seq = state.space_seq
+                queue.sort(key=lambda i: (position[owner[i]], seq[i]))
+            else:  # MIT-29: the earlier-placed worker first
+                queue.sort(key=state.space_seq.__getitem__)
+        state.queue = queue
+        return
+    state.stage = stage
+    if stage in (_UPKEEP, _FARMS):
         state.queue = list(state.order)
     else:
         state.queue = []
@@ -91,13 +115,14 @@ def finish_worker(state: MiTierraState) -> None:
     state.space_owner[space] = -1
     state.space_pair[space] = False
     state.space_seq[space] = -1
+    state.occupied &= ~(1 << space)
+    state.board_log.append(space)
     state.qpos += 1
     state.sub = 0
     state.die_face = 0
     state.pending_tile = -1
     state.rerolling = False
-    state.board_version += 1
-    state.seat_versions[owner] += 1
+    state.dirty |= HUT[owner]
 
 
 # --- phase 1: turn order (MIT-09 … MIT-13, MIT-93) --------------------------------------------
@@ -128,12 +153,16 @@ def _run_turn_order(state: MiTierraState) -> None:
             state.hut[owner] += 1
             state.space_owner[i] = -1
             state.space_seq[i] = -1
-            state.board_version += 1
+            state.occupied &= ~(1 << i)
+            state.board_log.append(i)
     n = state.num_players
     state.studies_used = [False] * n
     state.retired = [False] * n
-    state.seat_versions = [v + 1 for v in state.seat_versions]
-    enter_stage(state, Stage.UPKEEP)
+    state.dirty |= ALL_WORK  # turn order, workers, flags
+    if len(state.board_log) > _BOARD_LOG_LIMIT:  # start the log again (observers rebuild)
+        state.board_log = []
+        state.board_epoch += 1
+    enter_stage(state, _UPKEEP)
 
 
 # --- phase 2: maintenance (MIT-14 … MIT-19, G-28, G-39) ---------------------------------------
@@ -144,14 +173,15 @@ def upkeep_due(state: MiTierraState, player: int) -> int:
 
 
 def _run_upkeep(state: MiTierraState) -> None:
-    if state.qpos >= len(state.queue):
-        enter_stage(state, Stage.MARKET_MAINTENANCE)
-        return
-    p = state.queue[state.qpos]
-    if state.owned[p] <= C.FREE_WORKERS:
+    queue = state.queue
+    owned = state.owned
+    while state.qpos < len(queue):
+        p = queue[state.qpos]
+        if owned[p] > C.FREE_WORKERS:
+            pose(state, _D_UPKEEP, p)
+            return
         state.qpos += 1
-        return
-    pose(state, Decision.UPKEEP, p)
+    enter_stage(state, _MARKET_MAINTENANCE)
 
 
 def _run_market_maintenance(state: MiTierraState) -> None:
@@ -172,7 +202,7 @@ def _run_market_maintenance(state: MiTierraState) -> None:
     for slot in range(len(state.display)):  # G-39
         if state.display[slot] < 0 and state.dev_deck:
             state.display[slot] = state.dev_deck.pop()
-    enter_stage(state, Stage.PLACEMENT)
+    enter_stage(state, _PLACEMENT)
     state.place_pos = 0
 
 
@@ -181,14 +211,19 @@ def _run_market_maintenance(state: MiTierraState) -> None:
 def _run_placement(state: MiTierraState) -> None:
     n = state.num_players
     order = state.order
+    hut = state.hut
+    retired = state.retired
+    start = state.place_pos
     for k in range(n):
-        idx = (state.place_pos + k) % n
+        idx = (start + k) % n
         p = order[idx]
-        if state.hut[p] > 0 and not state.retired[p]:
+        if hut[p] > 0 and not retired[p]:
             state.place_pos = idx
-            pose(state, Decision.PLACE, p)
+            state.decision = _D_PLACE  # (pose, inlined)
+            state.current_player = p
+            state.version += 1
             return
-    enter_stage(state, Stage.FOREST)
+    enter_stage(state, _FOREST)
 
 
 # --- phase 4: the production areas (steps 1-12) ------------------------------------------------
@@ -202,9 +237,9 @@ def after_roll(state: MiTierraState, face: int) -> None:
     """Record a rolled face; offer the Studies re-roll unless this was the re-roll (MIT-57)."""
     state.die_face = face
     owner = state.space_owner[state.queue[state.qpos]]
-    if not state.rerolling and studies_available(state, owner):
+    if not state.rerolling and state.devs[owner][C.STUDIES] and not state.studies_used[owner]:
         state.sub = SUB_REROLL
-        pose(state, Decision.REROLL, owner)
+        pose(state, _D_REROLL, owner)
     else:
         state.rerolling = False
         state.sub = SUB_OUTCOME
@@ -220,44 +255,46 @@ def _roll(state: MiTierraState) -> None:
 
 
 def _run_rolling_zone(state: MiTierraState) -> None:
+    stage = state.stage
     if state.qpos >= len(state.queue):
-        enter_stage(state, Stage(state.stage + 1))
+        enter_stage(state, stage + 1)
         return
-    stage = Stage(state.stage)
     space = state.queue[state.qpos]
     owner = state.space_owner[space]
     sub = state.sub
     if sub == SUB_ROLL:
         if state.space_pair[space]:  # MIT-24/31/39: the pair chooses, no die
             state.sub = SUB_OUTCOME
-            pose(state, Decision.FOREST_PAIR if stage == Stage.FOREST else Decision.CROPS_PAIR,
-                 owner)
-        else:
+            pose(state, _D_FOREST_PAIR if stage == _FOREST else _D_CROPS_PAIR, owner)
+        elif state.explicit_chance:
             _roll(state)
+        else:
+            after_roll(state, int(state.rng.integers(1, C.DIE_FACES + 1)))
         return
     if sub == SUB_OUTCOME:
         result = ROLL_TABLES[stage][state.die_face - 1]
-        if stage == Stage.FOREST:  # MIT-30
+        if stage == _FOREST:  # MIT-30
             state.pending_tile = C.BARN_TILE[result]
-        elif stage == Stage.CROPS:  # MIT-38
+        elif stage == _CROPS:  # MIT-38
             state.pending_tile = C.CROP_TILE[result]
         else:  # MIT-33, MIT-41, MIT-42
             add_animals(state, owner, ANIMAL_STAGES[stage], result)
             finish_worker(state)
             return
         state.sub = SUB_TILE
-        pose(state, Decision.TILE, owner)
+        pose(state, _D_TILE, owner)
         return
-    raise AssertionError(f"stage {stage.name}: unexpected sub-step {sub}")
+    raise AssertionError(f"stage {Stage(stage).name}: unexpected sub-step {sub}")
 
 
 def _run_square(state: MiTierraState) -> None:
     if state.qpos >= len(state.queue):
-        enter_stage(state, Stage.CROPS)
+        enter_stage(state, _CROPS)
         return
     owner = state.space_owner[state.queue[state.qpos]]
     state.owned[owner] += 1  # MIT-36: the new worker arrives in the hut
     state.hut[owner] += 1
+    state.dirty |= WORK[owner]
     finish_worker(state)
 
 
@@ -269,9 +306,9 @@ def apf_products(state: MiTierraState, player: int) -> list[int]:
 
 def _run_factory(state: MiTierraState) -> None:
     """Steps 7, 9, 11, 12: each worker may use the factory (the option check is in decisions)."""
-    stage = Stage(state.stage)
+    stage = state.stage
     if state.qpos >= len(state.queue):
-        enter_stage(state, Stage(stage + 1))
+        enter_stage(state, stage + 1)
         return
     owner = state.space_owner[state.queue[state.qpos]]
     if state.sub == 0:
@@ -282,8 +319,10 @@ def _run_factory(state: MiTierraState) -> None:
 
 
 _FACTORY_DECISION = {
-    Stage.ANIMAL_PRODUCTS: Decision.ANIMAL_PRODUCTS, Stage.BAKERY: Decision.BAKERY,
-    Stage.FLOUR_WINE: Decision.FLOUR_WINE, Stage.CLOTH: Decision.CLOTH,
+    int(Stage.ANIMAL_PRODUCTS): int(Decision.ANIMAL_PRODUCTS),
+    int(Stage.BAKERY): int(Decision.BAKERY),
+    int(Stage.FLOUR_WINE): int(Decision.FLOUR_WINE),
+    int(Stage.CLOTH): int(Decision.CLOTH),
 }
 
 
@@ -294,7 +333,7 @@ def clock_tower_players(state: MiTierraState) -> set[int]:
 
 def _run_clock_tower(state: MiTierraState) -> None:
     if state.qpos >= len(state.queue):
-        enter_stage(state, Stage.BAKERY)
+        enter_stage(state, _BAKERY)
         return
     owner = state.space_owner[state.queue[state.qpos]]
     if state.sub == 0:
@@ -304,7 +343,7 @@ def _run_clock_tower(state: MiTierraState) -> None:
             state.reorder_left = list(state.known[owner])
             state.reorder_done = []
             state.sub = 1
-            pose(state, Decision.CLOCK_ORDER, owner)
+            pose(state, _D_CLOCK_ORDER, owner)
             return
     elif state.reorder_left or state.reorder_done:
         finish_reorder(state, owner)
@@ -319,7 +358,7 @@ def dev_touched(state: MiTierraState, space: int) -> list[int]:
 
 def _run_developments(state: MiTierraState) -> None:
     if state.qpos >= len(state.queue):
-        enter_stage(state, Stage.FLOUR_WINE)
+        enter_stage(state, _FLOUR_WINE)
         return
     space = state.queue[state.qpos]
     owner = state.space_owner[space]
@@ -328,7 +367,7 @@ def _run_developments(state: MiTierraState) -> None:
         state.dev_cost = C.DEV_COST_PER_CARD * len(touched)
         state.sub = 1
         if touched:  # MIT-52: nothing to take, nothing happens
-            pose(state, Decision.DEVELOPMENT, owner)
+            pose(state, _D_DEVELOPMENT, owner)
             return
     state.dev_cost = 0
     finish_worker(state)
@@ -337,41 +376,43 @@ def _run_developments(state: MiTierraState) -> None:
 # --- step 13: personal farms (MIT-58 … MIT-77, G-41 … G-46) -----------------------------------
 
 def _run_farms(state: MiTierraState) -> None:
-    if state.qpos >= len(state.queue):
-        enter_stage(state, Stage.EST_MARKET)
-        return
-    p = state.queue[state.qpos]
-    devs = state.devs[p]
-    step = state.farm_step
-    if step == FARM_PRODUCE:
-        _produce(state, p)
-        state.farm_step = FARM_MILL
-        if devs[C.MILL] and state.goods[p][C.WHEAT] >= C.MILL_OPTIONS[0][0]:
-            pose(state, Decision.MILL, p)
-        return
-    if step == FARM_MILL:
-        state.farm_step = FARM_CELLAR
-        if devs[C.WINE_CELLAR] and state.goods[p][C.GRAPE] >= C.WINE_CELLAR_OPTION[0]:
-            pose(state, Decision.WINE_CELLAR, p)
-        return
-    if step == FARM_CELLAR:
+    queue = state.queue
+    while state.qpos < len(queue):
+        p = queue[state.qpos]
+        devs = state.devs[p]
+        step = state.farm_step
+        if step == FARM_PRODUCE:
+            _produce(state, p)
+            step = state.farm_step = FARM_MILL
+            if devs[C.MILL] and state.goods[p][C.WHEAT] >= C.MILL_OPTIONS[0][0]:
+                pose(state, _D_MILL, p)
+                return
+        if step == FARM_MILL:
+            step = state.farm_step = FARM_CELLAR
+            if devs[C.WINE_CELLAR] and state.goods[p][C.GRAPE] >= C.WINE_CELLAR_OPTION[0]:
+                pose(state, _D_WINE_CELLAR, p)
+                return
+        if step != FARM_CELLAR:
+            raise AssertionError(f"farm step {step}")
         if devs[C.BANK]:  # MIT-77
             gain(state, p, C.DEV_CARDS[C.BANK].money)
         state.farm_step = FARM_PRODUCE
         state.qpos += 1
-        return
-    raise AssertionError(f"farm step {step}")
+    enter_stage(state, _EST_MARKET)
 
 
 def _produce(state: MiTierraState, p: int) -> None:
     """Harvest every farm worker (they go home), then product cards, then breeding cards."""
     workers = state.farm_workers[p]
     goods = state.goods[p]
-    for c in range(C.FARM_CELLS):
-        if workers[c]:
-            goods[C.TILE_CROP[state.tiles[p][c]]] += harvest_amount(state, p, c)
-            workers[c] = False
-            state.hut[p] += 1
+    changed = True in workers
+    if changed:
+        state.dirty |= WORK[p]  # the hut and the count on the farm
+        for c in range(C.FARM_CELLS):
+            if workers[c]:
+                goods[C.TILE_CROP[state.tiles[p][c]]] += harvest_amount(state, p, c)
+                workers[c] = False
+                state.hut[p] += 1
     devs = state.devs[p]
     products = []
     if devs[C.SHEARER]:  # MIT-63, MIT-74, G-44
@@ -386,14 +427,15 @@ def _produce(state: MiTierraState, p: int) -> None:
             products.append(C.EGG)
     for good in products:
         goods[good] += 1
+    if changed or products:
+        state.dirty |= HOLD[p]
     births = [  # MIT-67, MIT-68, MIT-75, G-46: judged before any is added
         C.DEV_CARDS[card].animal for card in (C.SHEEP_BREEDING, C.COW_BREEDING,
                                               C.CHICKEN_BREEDING)
         if devs[card] and goods[C.DEV_CARDS[card].animal] >= C.DEV_CARDS[card].need
     ]
     for animal in births:
-        add_animals(state, p, animal, 1)
-    state.seat_versions[p] += 1
+        add_animals(state, p, animal, 1)  # (which bumps the versions itself)
 
 
 # --- steps 14-16: markets and the lower road (MIT-78 … MIT-91) --------------------------------
@@ -408,19 +450,19 @@ def _run_est_market(state: MiTierraState) -> None:
     owners = state.space_owner
     active = [k for k in range(EM_SPACES) if owners[EM_FIRST + k] >= 0]
     if not active:
-        enter_stage(state, Stage.BLACK_MARKET)
+        enter_stage(state, _BLACK_MARKET)
         return
     later = [k for k in active if k >= state.qpos]
     state.qpos = later[0] if later else active[0]
-    pose(state, Decision.MARKET_TURN, owners[EM_FIRST + state.qpos])
+    pose(state, _D_MARKET_TURN, owners[EM_FIRST + state.qpos])
 
 
 def _run_black_market(state: MiTierraState) -> None:
     """MIT-89: after every Established-market worker has left; workers in order of arrival."""
     if not state.bm_workers:
-        enter_stage(state, Stage.LOWER_ROAD)
+        enter_stage(state, _LOWER_ROAD)
         return
-    pose(state, Decision.BLACK_MARKET, state.bm_workers[0])
+    pose(state, _D_BLACK_MARKET, state.bm_workers[0])
 
 
 def _run_lower_road(state: MiTierraState) -> None:
@@ -428,15 +470,15 @@ def _run_lower_road(state: MiTierraState) -> None:
     if state.end_triggered or state.pile_ran_out or state.round >= C.MAX_ROUNDS:
         state.stage = int(Stage.GAME_OVER)
         state.decision = int(Decision.NONE)
-        state.terminal = True
+        state.terminal = state.is_terminal = True
         state.version += 1
-        state.board_version += 1
+        state.board_epoch += 1
         state.market_version += 1
-        state.seat_versions = [v + 1 for v in state.seat_versions]
+        state.dirty |= ALL_HOLD
         return
     state.round += 1
     state.market_version += 1  # the round is part of the public game facts
-    enter_stage(state, Stage.TURN_ORDER)
+    enter_stage(state, _TURN_ORDER)
 
 
 def pay_upkeep(state: MiTierraState, player: int) -> None:
@@ -466,3 +508,33 @@ _STAGE_RUNNERS = {
     Stage.BLACK_MARKET: _run_black_market,
     Stage.LOWER_ROAD: _run_lower_road,
 }
+_RUNNERS = [_STAGE_RUNNERS[stage] for stage in Stage if stage in _STAGE_RUNNERS]
+assert len(_RUNNERS) == int(Stage.GAME_OVER)
+
+# Plain ints for the hot paths (IntEnum conversions and lookups are slow).
+(_TURN_ORDER, _UPKEEP, _MARKET_MAINTENANCE, _PLACEMENT, _FOREST, _SHEEP, _SQUARE, _CROPS, _COW,
+ _HENHOUSE, _ANIMAL_PRODUCTS, _CLOCK_TOWER, _BAKERY, _DEVELOPMENTS, _FLOUR_WINE, _CLOTH, _FARMS,
+ _EST_MARKET, _BLACK_MARKET, _LOWER_ROAD, _GAME_OVER) = (int(st) for st in Stage)
+_D_UPKEEP = int(Decision.UPKEEP)
+_D_PLACE = int(Decision.PLACE)
+_D_FOREST_PAIR = int(Decision.FOREST_PAIR)
+_D_CROPS_PAIR = int(Decision.CROPS_PAIR)
+_D_REROLL = int(Decision.REROLL)
+_D_TILE = int(Decision.TILE)
+_D_CLOCK_ORDER = int(Decision.CLOCK_ORDER)
+_D_DEVELOPMENT = int(Decision.DEVELOPMENT)
+_D_MILL = int(Decision.MILL)
+_D_WINE_CELLAR = int(Decision.WINE_CELLAR)
+_D_MARKET_TURN = int(Decision.MARKET_TURN)
+_D_BLACK_MARKET = int(Decision.BLACK_MARKET)
+# Per stage, the board spaces of its zone (None for the stages that are not zone activations).
+_STAGE_SPACES: list = [None] * len(Stage)
+for _stage, _zone in STAGE_ZONE.items():
+    _first = C.ZONE_FIRST_SPACE[_zone]
+    _STAGE_SPACES[_stage] = tuple(range(_first, _first + C.ZONES[_zone].spaces))
+_STAGE_BITS = [sum(1 << i for i in spaces) if spaces else 0 for spaces in _STAGE_SPACES]
+ROLL_TABLES = {int(k): v for k, v in ROLL_TABLES.items()}
+_BOARD_LOG_LIMIT = 400  # board changes kept for the observers (a round logs about 20-40)
+ANIMAL_STAGES = {int(k): v for k, v in ANIMAL_STAGES.items()}
+
+from . import decisions as _decisions  # noqa: E402  (circular: used at call time only)

@@ -37,7 +37,8 @@ def new_game(
     `explicit_chance=True` (engine only, for search) the game stops before every roll with
     `current_player == -1`: `chance_outcomes()` lists the faces and `apply_chance(face)` rolls.
     """
-    n = check_players(num_players)
+    n = num_players if type(num_players) is int and num_players in C.PLAYER_COUNTS \
+        else check_players(num_players)
     rng = make_rng(seed)
     s = MiTierraState()
     s.num_players = n

@@ -80,6 +80,9 @@ def _players(state: MiTierraState, n: int) -> list[str]:
             out.append(f"space {i}: a pair where none can stand")
         if n == 2 and i in C.BLOCKED_2P and owner >= 0:
             out.append(f"space {i} is blocked with 2 players but occupied")
+    occupied = sum(1 << i for i in range(C.NUM_SPACES) if state.space_owner[i] >= 0)
+    if getattr(state, "occupied", occupied) != occupied:
+        out.append("the occupied-space bits disagree with the board (call invalidate())")
     return out
 
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .observation import MONEY
+
 if TYPE_CHECKING:
     from .state import MiTierraState
 
@@ -19,7 +21,7 @@ def gain(state: MiTierraState, player: int, amount: int) -> None:
         state.money[player] += amount
         state.clock += 1
         state.stamp[player] = state.clock
-        state.seat_versions[player] += 1
+        state.dirty |= MONEY[player]
 
 
 def pay(state: MiTierraState, player: int, amount: int) -> None:
@@ -30,4 +32,4 @@ def pay(state: MiTierraState, player: int, amount: int) -> None:
         state.money[player] -= amount
         state.clock += 1
         state.stamp[player] = state.clock
-        state.seat_versions[player] += 1
+        state.dirty |= MONEY[player]

@@ -14,6 +14,7 @@ import numpy as np
 from . import components as C
 from .farm import change_good, remove_animals
 from .ledger import gain
+from .observation import SEEN
 
 if TYPE_CHECKING:
     from .state import MiTierraState
@@ -31,18 +32,17 @@ def draw(state: MiTierraState) -> int:
         return -1
     card = pile.pop()
     state.revealed[card] = True
-    versions = state.seat_versions
     for q, known in enumerate(state.known):
         if known:
             known.pop(0)  # the drawn card was the first one this player knew
-            versions[q] += 1
+            state.dirty |= SEEN[q]
     depth = state.known_depth
     for q, known_set in enumerate(state.known_set):
         if known_set:
             if card in known_set:
                 known_set.remove(card)
             depth[q] = depth[q] - 1 if known_set else 0
-            versions[q] += 1
+            state.dirty |= SEEN[q]
     state.market_version += 1
     return card
 
@@ -156,7 +156,7 @@ def peek(state: MiTierraState, player: int) -> None:
     state.known[player] = [pile[-1 - i] for i in range(k)]
     state.known_set[player] = []
     state.known_depth[player] = 0
-    state.seat_versions[player] += 1
+    state.dirty |= SEEN[player]
 
 
 def finish_reorder(state: MiTierraState, player: int) -> None:
@@ -178,8 +178,8 @@ def finish_reorder(state: MiTierraState, player: int) -> None:
             state.known_set[q] = state.known[q] + state.known_set[q]
             state.known[q] = []
             state.known_depth[q] = len(order)
-            state.seat_versions[q] += 1
-    state.seat_versions[player] += 1
+            state.dirty |= SEEN[q]
+    state.dirty |= SEEN[player]
 
 
 def determinize_pile(state: MiTierraState, player: int, rng: np.random.Generator) -> None:

@@ -6,11 +6,16 @@ market cards in view, the event in force, which cards have left the pile) except
 block and the Clock Tower reordering context, which carry only the observer's own peeks.
 `OBS_LAYOUT` lists the named blocks (name, offset, size); seeds/mi_tierra.md documents each value.
 
-Speed: the public part is cached per `market_version`, each seat's row in two parts (per
-`seat_versions[seat]` and `farm_versions[seat]`), and each observer's vector with the versions
-it was built from, so that a later call rewrites only the parts whose versions moved; a call
-then copies that vector and writes the few values of the current decision. Cached arrays are
-never modified, so clones may share them.
+Speed: nothing is rebuilt that did not change. The public part is kept up to date in place per
+`market_version` (slot by slot). The player rows are kept once, in seat order, with a snapshot
+of the values they were written from: the rules flag what changed per seat in `state.dirty`
+(holdings, worker counts, the hut alone, the farm, the knowledge) and only the flagged fields
+that differ from the snapshot are rewritten, one by one; the money-stamp ranks when `clock` moved.
+Each observer keeps its own vector of the rest (public part, board, knowledge), rewriting the
+board spaces logged in `board_log` since its last call (the whole board after a new
+`board_epoch`). A call copies that vector, the player rows rotated to the observer, and writes
+the few values of the current decision. These arrays are updated in place: a clone builds its
+own.
 """
 
 from __future__ import annotations
@@ -21,6 +26,22 @@ import numpy as np
 
 from . import components as C
 from .actions import NUM_DECISIONS, NUM_STAGES, Decision, Stage
+
+BM_TOKEN = C.NUM_SPACES  # a `board_log` entry: the Black Market workers changed
+
+# `state.dirty` bits, per seat q, set by the rules where a seat's observed values change and
+# cleared when the observation brings them up to date: HOLD (any holdings: money, goods, cake,
+# cloth, peek counts, farm workers), MONEY (money alone), GOODS (goods alone), WORK (worker
+# counts and flags, turn position), HUT (the hut count alone), FARM (tiles, barnyards,
+# development cards), KNOW (q's Clock Tower knowledge). Seat q's bits are bits 8q … 8q + 6.
+HOLD, MONEY, GOODS, WORK, HUT, FARM, KNOW = (
+    tuple(1 << (8 * q + kind) for q in range(C.MAX_SEATS)) for kind in range(7))
+SEEN = tuple(h | k for h, k in zip(HOLD, KNOW, strict=True))  # knowledge and its counts
+ALL_HOLD = sum(HOLD)
+ALL_WORK = sum(WORK)
+ALL_KNOW = sum(KNOW)
+ALL_DIRTY = sum(HOLD) | sum(MONEY) | sum(GOODS) | ALL_WORK | sum(HUT) | sum(FARM) | ALL_KNOW
+_ROW_BITS = ALL_DIRTY & ~ALL_KNOW  # what _players consumes
 
 if TYPE_CHECKING:
     from .state import MiTierraState
@@ -165,76 +186,223 @@ def _card_features(card: C.MarketCard) -> np.ndarray:
 CARD_FEATURE_TABLE = np.stack([_card_features(c) for c in C.MARKET_CARDS])
 
 
-def _public_part(state: MiTierraState) -> np.ndarray:
-    """Game facts, market slots, development display and revealed cards: observer-independent,
-    cached per `state.market_version`."""
-    out = np.zeros(OBS_SIZE, dtype=np.float32)
-    g = _OFF_GAME
-    o = GAME_OFFSETS
-    out[g + o["player_count"] + state.num_players - 2] = 1.0
-    out[g + o["round"]] = min(state.round / C.MAX_ROUNDS, 1.0)
-    out[g + o["end_triggered"]] = float(state.end_triggered)
-    out[g + o["pile_ran_out"]] = float(state.pile_ran_out)
-    out[g + o["permanents_seen"] + min(state.perms_seen, 3)] = 1.0
-    out[g + o["event_in_force"] + _EVENT_INDEX[state.event_in_force()]] = 1.0
+
+# --- the public part: game facts, market slots, development display, revealed cards -------------
+
+_G = {name: _OFF_GAME + off for name, off in GAME_OFFSETS.items()}
+_G_PLAYER_COUNT = _G["player_count"]
+_G_ROUND = _G["round"]
+_G_END = _G["end_triggered"]
+_G_RAN_OUT = _G["pile_ran_out"]
+_G_PERMS = _G["permanents_seen"]
+_G_EVENT = _G["event_in_force"]
+_G_PILE_A = _G["pile_a_cards"]
+_G_PILE_B = _G["pile_b_cards"]
+_G_TOP_EXISTS = _G["top_position_exists"]
+_G_TOP_B = _G["top_position_is_b"]
+_G_DEV_DECK = _G["dev_deck_cards"]
+_DISPLAY_SLOT = 1 + C.NUM_DEV_CARDS
+_IS_DECK_B = C.IS_DECK_B
+_B_TABLE = bytes(1 if c < C.NUM_MARKET_CARDS and _IS_DECK_B[c] else 0 for c in range(256))
+_CARD_EVENT = tuple(c.event for c in C.MARKET_CARDS)
+_CARD_ROWS = [CARD_FEATURE_TABLE[c] for c in range(C.NUM_MARKET_CARDS)]
+
+
+_DISPLAY_ROWS = [np.zeros(_DISPLAY_SLOT, dtype=np.float32)] + [
+    np.eye(_DISPLAY_SLOT, dtype=np.float32)[0] + np.eye(_DISPLAY_SLOT, dtype=np.float32)[1 + d]
+    for d in range(C.NUM_DEV_CARDS)
+]  # by development card + 1 (0: an empty slot)
+
+
+def _game_row(state: MiTierraState) -> np.ndarray:
+    """The `game` block."""
+    out = np.zeros(GAME_BLOCK, dtype=np.float32)
+    g = -_OFF_GAME
+    out[g + _G_PLAYER_COUNT + state.num_players - 2] = 1.0
+    out[g + _G_ROUND] = min(state.round / C.MAX_ROUNDS, 1.0)
+    out[g + _G_END] = float(state.end_triggered)
+    out[g + _G_RAN_OUT] = float(state.pile_ran_out)
+    out[g + _G_PERMS + min(state.perms_seen, 3)] = 1.0
+    card = state.event_card
+    out[g + _G_EVENT + _EVENT_INDEX[_CARD_EVENT[card] if card >= 0 else -1]] = 1.0
     pile = state.pile
-    b_cards = sum(1 for c in pile if C.IS_DECK_B[c])
-    out[g + o["pile_a_cards"]] = min((len(pile) - b_cards) / 23.0, 1.0)
-    out[g + o["pile_b_cards"]] = b_cards / 26.0
+    b_cards = bytes(pile).translate(_B_TABLE).count(1)  # (card ids are below 256)
+    out[g + _G_PILE_A] = min((len(pile) - b_cards) / 23.0, 1.0)
+    out[g + _G_PILE_B] = b_cards / 26.0
     for k in range(min(KNOWN_POSITIONS, len(pile))):
-        out[g + o["top_position_exists"] + k] = 1.0
-        out[g + o["top_position_is_b"] + k] = float(C.IS_DECK_B[pile[-1 - k]])
-    out[g + o["dev_deck_cards"]] = len(state.dev_deck) / 15.0
-    for m, card in enumerate(state.est):
-        if card >= 0:
-            base = _OFF_MARKETS + m * CARD_FEATURES
-            out[base:base + CARD_FEATURES] = CARD_FEATURE_TABLE[card]
-    for m, card in enumerate(state.closing):
-        if card >= 0:
-            base = _OFF_MARKETS + (4 + m) * CARD_FEATURES
-            out[base:base + CARD_FEATURES] = CARD_FEATURE_TABLE[card]
-    for slot, dev in enumerate(state.display):
-        if dev >= 0:
-            base = _OFF_DISPLAY + slot * (1 + C.NUM_DEV_CARDS)
-            out[base] = 1.0
-            out[base + 1 + dev] = 1.0
-    revealed = state.revealed
-    for c in range(C.NUM_MARKET_CARDS):
-        if revealed[c]:
-            out[_OFF_REVEALED + c] = 1.0
+        out[g + _G_TOP_EXISTS + k] = 1.0
+        out[g + _G_TOP_B + k] = float(_IS_DECK_B[pile[-1 - k]])
+    out[g + _G_DEV_DECK] = len(state.dev_deck) / 15.0
     return out
 
 
-def _board_block(state: MiTierraState, player: int) -> np.ndarray:
-    """Occupants of the 37 spaces as observer-relative slots, pairs, blocked spaces, Black
-    Market workers (the `board` block alone)."""
+def _refresh_public(state: MiTierraState, views: list) -> None:
+    """Rewrite, for every observer at once, the public blocks that changed."""
+    table = views[_V_TABLE]
+    table[:, _OFF_GAME:_OFF_GAME + GAME_BLOCK] = _game_row(state)
+    slots = views[_V_SLOTS]
+    for m, card in enumerate(state.est):
+        if slots[m] != card:
+            slots[m] = card
+            base = _OFF_MARKETS + m * CARD_FEATURES
+            table[:, base:base + CARD_FEATURES] = _CARD_ROWS[card] if card >= 0 else 0.0
+    for m, card in enumerate(state.closing):
+        if slots[4 + m] != card:
+            slots[4 + m] = card
+            base = _OFF_MARKETS + (4 + m) * CARD_FEATURES
+            table[:, base:base + CARD_FEATURES] = _CARD_ROWS[card] if card >= 0 else 0.0
+    shown = views[_V_DISPLAY]
+    for slot, dev in enumerate(state.display):
+        if shown[slot] != dev:
+            shown[slot] = dev
+            base = _OFF_DISPLAY + slot * _DISPLAY_SLOT
+            table[:, base:base + _DISPLAY_SLOT] = _DISPLAY_ROWS[dev + 1]
+    revealed = state.revealed
+    if views[_V_REVEALED] != revealed:
+        table[:, _OFF_REVEALED:_OFF_REVEALED + C.NUM_MARKET_CARDS] = np.frombuffer(
+            bytes(revealed), dtype=bool)
+        views[_V_REVEALED] = list(revealed)
+
+
+# --- the board: occupants as observer-relative slots, pairs, blocked spaces, Black Market --------
+
+def _empty_board(n: int) -> np.ndarray:
     out = np.zeros(_BOARD_SIZE, dtype=np.float32)
-    n = state.num_players
-    owner = state.space_owner
-    pair = state.space_pair
-    for i in range(C.NUM_SPACES):
-        q = owner[i]
-        if q >= 0:
-            base = i * SPACE_FEATURES
-            out[base + (q - player) % n] = 1.0
-            if pair[i]:
-                out[base + MAX_SEATS] = 1.0
     if n == 2:
         for i in C.BLOCKED_2P:
             out[i * SPACE_FEATURES + MAX_SEATS + 1] = 1.0
-    bm_base = C.NUM_SPACES * SPACE_FEATURES
-    for q in state.bm_workers:
-        out[bm_base + (q - player) % n] += 0.2
     return out
+
+
+_EMPTY_BOARD = {n: _empty_board(n) for n in C.PLAYER_COUNTS}
+_BM_BASE = _OFF_BOARD + C.NUM_SPACES * SPACE_FEATURES
+_SPACE_BASE = tuple(_OFF_BOARD + i * SPACE_FEATURES for i in range(C.NUM_SPACES))
+# _AT[n][q + 1]: where seat q's one-hot slot lies in each observer's row of the views table, as
+# indices into the flat table (observer p's row starts at p * OBS_SIZE); _AT[n][0]: the rows.
+_AT = {n: [tuple(p * OBS_SIZE for p in range(n))]
+       + [tuple(p * OBS_SIZE + (q - p) % n for p in range(n)) for q in range(n)]
+       for n in C.PLAYER_COUNTS}
+
+
+def _board_full(state: MiTierraState, views: list) -> None:
+    """Write the whole board for every observer."""
+    n = state.num_players
+    views[_V_TABLE][:, _OFF_BOARD:_OFF_BOARD + _BOARD_SIZE] = _EMPTY_BOARD[n]
+    flat = views[_V_FLAT]
+    at = _AT[n]
+    owner = state.space_owner
+    pair = state.space_pair
+    flags = [False] * C.NUM_SPACES
+    bits = state.occupied
+    while bits:
+        low = bits & -bits
+        i = low.bit_length() - 1
+        bits ^= low
+        base = _SPACE_BASE[i]
+        for k in at[owner[i] + 1]:
+            flat[base + k] = 1.0
+        if pair[i]:
+            for k in at[0]:
+                flat[base + MAX_SEATS + k] = 1.0
+            flags[i] = True
+    views[_V_OWNER] = list(owner)
+    views[_V_PAIR] = flags
+    if state.bm_workers:
+        _write_black_market(state, views)
+
+
+def _write_black_market(state: MiTierraState, views: list) -> None:
+    n = state.num_players
+    for p, row in enumerate(views[_V_ROWS]):
+        row[_BM_BASE:_BM_BASE + MAX_SEATS] = 0.0
+        for q in state.bm_workers:
+            row[_BM_BASE + (q - p) % n] += 0.2
+
+
+def _board_changes(state: MiTierraState, views: list) -> None:
+    """Rewrite, for every observer, the spaces logged since the last call where they differ
+    from what was written; then empty the log."""
+    flat = views[_V_FLAT]
+    at = _AT[state.num_players]
+    owner = state.space_owner
+    pair = state.space_pair
+    shown = views[_V_OWNER]
+    flags = views[_V_PAIR]
+    log = state.board_log
+    for i in log:
+        if i == BM_TOKEN:
+            _write_black_market(state, views)
+            continue
+        q = owner[i]
+        old = shown[i]
+        if q != old:
+            base = _SPACE_BASE[i]
+            if old >= 0:
+                for k in at[old + 1]:
+                    flat[base + k] = 0.0
+            if q >= 0:
+                for k in at[q + 1]:
+                    flat[base + k] = 1.0
+            shown[i] = q
+        flag = q >= 0 and pair[i]
+        if flag != flags[i]:
+            value = 1.0 if flag else 0.0
+            base = _SPACE_BASE[i] + MAX_SEATS
+            for k in at[0]:
+                flat[base + k] = value
+            flags[i] = flag
+    log.clear()
+
+
+# --- the player rows ---------------------------------------------------------------------------
+
+def _scale(field: str, fields: tuple = PLAYER_FIELDS) -> float:
+    """The float32 factor of a field, as a Python float: an int or bool times it, clipped at 1,
+    then stored as float32, equals the float32 product the row builders compute (the double
+    product of a small int and a float32 is exact, so it is rounded once, the same way)."""
+    for name, _, scale in fields:
+        if name == field:
+            return float(np.float32(1.0 / scale))
+    raise KeyError(field)
+
+
+_LOWER_STOP = _LOWER0 + 4
+_CELL_HOT = tuple(6 * c for c in range(C.FARM_CELLS))
+FARM_SIZE = len(_FARM_SCALE)
+_ALL_PLAYERS = MAX_SEATS * PLAYER_BLOCK
+_P = PLAYER_OFFSETS
+# The fast row's scalar fields as the seat refresh reads them: those a worker move changes (see
+# _seat_work), then the others (see _seat_holdings); turn_position is one-hot, written apart.
+_WORK_FIELDS = (
+    "workers_owned", "workers_in_hut", "workers_on_farm", "retired", "on_lower_road",
+    "studies_used",
+)
+_HOLDING_FIELDS = ("money", "score", "cake", "cloth", "peeked_in_order", "peeked_as_set")
+(_AT_OWNED, _AT_HUT, _AT_ON_FARM, _AT_RETIRED, _AT_LOWER, _AT_STUDIES) = (
+    _P[f] for f in _WORK_FIELDS)
+(_S_OWNED, _S_HUT, _S_ON_FARM) = (_scale(f) for f in _WORK_FIELDS[:3])
+assert all(_scale(f) == 1.0 for f in _WORK_FIELDS[3:])  # flags
+(_AT_MONEY, _AT_SCORE, _AT_CAKE, _AT_CLOTH, _AT_PEEKED, _AT_PEEKED_SET) = (
+    _P[f] for f in _HOLDING_FIELDS)
+(_S_MONEY, _S_SCORE, _S_CAKE, _S_CLOTH, _S_PEEKED, _S_PEEKED_SET) = (
+    _scale(f) for f in _HOLDING_FIELDS)
+_TURN0 = _P["turn_position"]
+_GOODS0 = _P["goods"]
+_GOODS_SCALE = _scale("goods")
+_WORKERS0 = _P["farm_workers"]
+_TILES0 = _P["farm_tiles"]
+_ANIMALS0 = _P["farm_animals"]
+_ANIMALS_SCALE = _scale("farm_animals")
+_COW0 = _P["farm_animal_is_cow"]
+_DEVS0 = _P["development_cards"]
 
 
 def _fast_row(state: MiTierraState, q: int) -> np.ndarray:
     """Seat q's FAST_FIELDS without is_acting and the money-stamp rank (they depend on other
-    seats), scaled; cached per `seat_versions[q]`."""
+    seats), scaled."""
     turn = [0, 0, 0, 0]
     turn[state.order.index(q)] = 1
-    owner = state.space_owner
-    lower = q in (owner[_LOWER0], owner[_LOWER0 + 1], owner[_LOWER0 + 2], owner[_LOWER0 + 3])
+    lower = q in state.space_owner[_LOWER0:_LOWER_STOP]
     goods = state.goods[q]
     money = state.money[q]
     cake = state.cake[q]
@@ -252,21 +420,268 @@ def _fast_row(state: MiTierraState, q: int) -> np.ndarray:
 
 
 def _farm_row(state: MiTierraState, q: int) -> np.ndarray:
-    """Seat q's FARM_FIELDS, scaled; cached per `farm_versions[q]`."""
-    kinds = state.barn_kind[q]
-    hot = _TILE_HOT
-    row = np.array([
-        *(x for t in state.tiles[q] for x in hot[t]), *state.barn_count[q],
-        *(k == C.COW for k in kinds), *state.devs[q],
-    ], dtype=np.float32)
+    """Seat q's FARM_FIELDS, scaled."""
+    row = np.zeros(FARM_SIZE, dtype=np.float32)
+    row[[base + t for base, t in zip(_CELL_HOT, state.tiles[q], strict=True)]] = 1.0
+    row[_ANIMALS0 - FAST_SIZE:_COW0 - FAST_SIZE] = state.barn_count[q]
+    row[_COW0 - FAST_SIZE:_DEVS0 - FAST_SIZE] = [k == C.COW for k in state.barn_kind[q]]
+    row[_DEVS0 - FAST_SIZE:] = state.devs[q]
     row *= _FARM_SCALE
     return row
+
+
+def _seat_work(state: MiTierraState, q: int) -> list:
+    """Seat q's raw `_WORK_FIELDS` (the snapshot `_refresh_work` compares with)."""
+    return [state.owned[q], state.hut[q], sum(state.farm_workers[q]), state.retired[q],
+            q in state.space_owner[_LOWER0:_LOWER_STOP], state.studies_used[q]]
+
+
+def _seat_holdings(state: MiTierraState, q: int) -> list:
+    """Seat q's raw `_HOLDING_FIELDS` (the snapshot `_refresh_seat` compares with)."""
+    money = state.money[q]
+    cake = state.cake[q]
+    cloth = state.cloth[q]
+    score = (money + C.CAKE_VALUE * cake + C.CLOTH_VALUE * cloth
+             + sum(state.goods[q]) // C.EXCHANGE_RATE)
+    return [money, score, cake, cloth, len(state.known[q]), len(state.known_set[q])]
+
+
+def _seat_snapshot(state: MiTierraState, q: int) -> list:
+    """What seat q's rows were written from: worker values, turn position, holdings, goods,
+    farm workers, then the farm: tiles, barnyard counts and kinds, development cards."""
+    return [_seat_work(state, q), state.order.index(q), _seat_holdings(state, q),
+            list(state.goods[q]), list(state.farm_workers[q]), list(state.tiles[q]),
+            list(state.barn_count[q]), list(state.barn_kind[q]), list(state.devs[q])]
+
+
+def _refresh_work(state: MiTierraState, q: int, out: np.ndarray, snap: list) -> None:
+    """Rewrite seat q's worker values and turn position where they differ from its snapshot
+    (a value v with factor s is stored as min(v * s, 1): see `_scale`)."""
+    base = q * PLAYER_BLOCK
+    seen = snap[0]
+    v = state.owned[q]
+    if v != seen[0]:
+        seen[0] = v
+        x = v * _S_OWNED
+        out[base + _AT_OWNED] = x if x < 1.0 else 1.0
+    v = state.hut[q]
+    if v != seen[1]:
+        seen[1] = v
+        x = v * _S_HUT
+        out[base + _AT_HUT] = x if x < 1.0 else 1.0
+    v = sum(state.farm_workers[q])
+    if v != seen[2]:
+        seen[2] = v
+        x = v * _S_ON_FARM
+        out[base + _AT_ON_FARM] = x if x < 1.0 else 1.0
+    v = state.retired[q]
+    if v != seen[3]:
+        seen[3] = v
+        out[base + _AT_RETIRED] = 1.0 if v else 0.0
+    v = q in state.space_owner[_LOWER0:_LOWER_STOP]
+    if v != seen[4]:
+        seen[4] = v
+        out[base + _AT_LOWER] = 1.0 if v else 0.0
+    v = state.studies_used[q]
+    if v != seen[5]:
+        seen[5] = v
+        out[base + _AT_STUDIES] = 1.0 if v else 0.0
+    position = state.order.index(q)
+    if position != snap[1]:
+        out[base + _TURN0 + snap[1]] = 0.0
+        out[base + _TURN0 + position] = 1.0
+        snap[1] = position
+
+
+def _refresh_money(state: MiTierraState, q: int, out: np.ndarray, snap: list) -> None:
+    """Rewrite seat q's money and score where they differ from its snapshot."""
+    base = q * PLAYER_BLOCK
+    seen = snap[2]
+    money = state.money[q]
+    if money != seen[0]:
+        seen[0] = money
+        x = money * _S_MONEY
+        out[base + _AT_MONEY] = x if x < 1.0 else 1.0
+    v = (money + C.CAKE_VALUE * state.cake[q] + C.CLOTH_VALUE * state.cloth[q]
+         + sum(state.goods[q]) // C.EXCHANGE_RATE)
+    if v != seen[1]:
+        seen[1] = v
+        x = v * _S_SCORE
+        out[base + _AT_SCORE] = x if x < 1.0 else 1.0
+
+
+def _refresh_goods(state: MiTierraState, q: int, out: np.ndarray, snap: list) -> None:
+    """Rewrite seat q's goods and score where they differ from its snapshot."""
+    base = q * PLAYER_BLOCK
+    goods = state.goods[q]
+    seen = snap[3]
+    if goods != seen:
+        at = base + _GOODS0
+        for g in range(C.NUM_GOODS):
+            v = goods[g]
+            if v != seen[g]:
+                seen[g] = v
+                x = v * _GOODS_SCALE
+                out[at + g] = x if x < 1.0 else 1.0
+    seen = snap[2]
+    v = (state.money[q] + C.CAKE_VALUE * state.cake[q] + C.CLOTH_VALUE * state.cloth[q]
+         + sum(goods) // C.EXCHANGE_RATE)
+    if v != seen[1]:
+        seen[1] = v
+        x = v * _S_SCORE
+        out[base + _AT_SCORE] = x if x < 1.0 else 1.0
+
+
+def _refresh_seat(state: MiTierraState, q: int, out: np.ndarray, snap: list) -> None:
+    """Rewrite seat q's holdings (money, score, cake, cloth, peeks, goods) and farm workers
+    where they differ from its snapshot (its worker values: `_refresh_work`)."""
+    base = q * PLAYER_BLOCK
+    seen = snap[2]
+    goods = state.goods[q]
+    money = state.money[q]
+    cake = state.cake[q]
+    cloth = state.cloth[q]
+    if money != seen[0]:
+        seen[0] = money
+        x = money * _S_MONEY
+        out[base + _AT_MONEY] = x if x < 1.0 else 1.0
+    v = money + C.CAKE_VALUE * cake + C.CLOTH_VALUE * cloth + sum(goods) // C.EXCHANGE_RATE
+    if v != seen[1]:
+        seen[1] = v
+        x = v * _S_SCORE
+        out[base + _AT_SCORE] = x if x < 1.0 else 1.0
+    if cake != seen[2]:
+        seen[2] = cake
+        x = cake * _S_CAKE
+        out[base + _AT_CAKE] = x if x < 1.0 else 1.0
+    if cloth != seen[3]:
+        seen[3] = cloth
+        x = cloth * _S_CLOTH
+        out[base + _AT_CLOTH] = x if x < 1.0 else 1.0
+    v = len(state.known[q])
+    if v != seen[4]:
+        seen[4] = v
+        x = v * _S_PEEKED
+        out[base + _AT_PEEKED] = x if x < 1.0 else 1.0
+    v = len(state.known_set[q])
+    if v != seen[5]:
+        seen[5] = v
+        x = v * _S_PEEKED_SET
+        out[base + _AT_PEEKED_SET] = x if x < 1.0 else 1.0
+    seen = snap[3]
+    if goods != seen:
+        at = base + _GOODS0
+        for g in range(C.NUM_GOODS):
+            v = goods[g]
+            if v != seen[g]:
+                seen[g] = v
+                x = v * _GOODS_SCALE
+                out[at + g] = x if x < 1.0 else 1.0
+    workers = state.farm_workers[q]
+    seen = snap[4]
+    if workers != seen:
+        at = base + _WORKERS0
+        for c in range(C.FARM_CELLS):
+            if workers[c] != seen[c]:
+                out[at + c] = 1.0 if workers[c] else 0.0
+        snap[4] = list(workers)
+
+
+def _refresh_farm(state: MiTierraState, q: int, out: np.ndarray, snap: list) -> None:
+    """Rewrite the farm fields of seat q that differ from its snapshot."""
+    base = q * PLAYER_BLOCK
+    tiles = state.tiles[q]
+    seen = snap[5]
+    if tiles != seen:
+        at = base + _TILES0
+        for c in range(C.FARM_CELLS):
+            if tiles[c] != seen[c]:
+                out[at + 6 * c + seen[c]] = 0.0
+                out[at + 6 * c + tiles[c]] = 1.0
+        snap[5] = list(tiles)
+    counts = state.barn_count[q]
+    kinds = state.barn_kind[q]
+    if counts != snap[6] or kinds != snap[7]:
+        seen_counts, seen_kinds = snap[6], snap[7]
+        for c in range(C.FARM_CELLS):
+            if counts[c] != seen_counts[c]:
+                out[base + _ANIMALS0 + c] = counts[c] * _ANIMALS_SCALE
+            if kinds[c] != seen_kinds[c]:
+                out[base + _COW0 + c] = 1.0 if kinds[c] == C.COW else 0.0
+        snap[6] = list(counts)
+        snap[7] = list(kinds)
+    devs = state.devs[q]
+    if devs != snap[8]:
+        for d in range(C.NUM_DEV_CARDS):
+            out[base + _DEVS0 + d] = 1.0 if devs[d] else 0.0
+        snap[8] = list(devs)
+
+
+def _write_ranks(state: MiTierraState, out: np.ndarray) -> None:
+    """Per seat, the markers above its money marker's stamp (G-08) / 3."""
+    stamps = state.stamp
+    for q, sq in enumerate(stamps):
+        later = 0
+        for r in stamps:
+            if r > sq:
+                later += 1
+        out[q * PLAYER_BLOCK + _STAMP_RANK] = later / 3.0
+
+
+def _players(state: MiTierraState) -> np.ndarray:
+    """Every seat's rows in seat order (the observer's view is a rotation of it), brought up to
+    date in place from the `dirty` bits: a seat's changed holdings and farm workers (HOLD), its
+    changed worker values and turn position (WORK), its hut count (HUT), its changed farm fields
+    (FARM); the ranks are rewritten when `clock` moved."""
+    entry = state._players
+    if entry is None:
+        out = np.zeros(_ALL_PLAYERS, dtype=np.float32)
+        for q in range(state.num_players):
+            base = q * PLAYER_BLOCK
+            out[base:base + FAST_SIZE] = _fast_row(state, q)
+            out[base + FAST_SIZE:base + PLAYER_BLOCK] = _farm_row(state, q)
+        _write_ranks(state, out)
+        state.dirty &= ALL_KNOW
+        state._players = [out, state.clock,
+                          [_seat_snapshot(state, q) for q in range(state.num_players)]]
+        return out
+    out = entry[0]
+    dirty = state.dirty & _ROW_BITS
+    if dirty:
+        state.dirty &= ALL_KNOW
+        snaps = entry[2]
+        for q in range(state.num_players):
+            if not dirty >> 8 * q & 255:
+                continue
+            if dirty & HOLD[q]:
+                _refresh_seat(state, q, out, snaps[q])
+            else:
+                if dirty & MONEY[q]:
+                    _refresh_money(state, q, out, snaps[q])
+                if dirty & GOODS[q]:
+                    _refresh_goods(state, q, out, snaps[q])
+            if dirty & WORK[q]:
+                _refresh_work(state, q, out, snaps[q])
+            elif dirty & HUT[q]:  # placements and workers going home: one value
+                work_seen = snaps[q][0]
+                v = state.hut[q]
+                if work_seen[1] != v:
+                    work_seen[1] = v
+                    x = v * _S_HUT
+                    out[q * PLAYER_BLOCK + _AT_HUT] = x if x < 1.0 else 1.0
+            if dirty & FARM[q]:
+                _refresh_farm(state, q, out, snaps[q])
+    if entry[1] != state.clock:
+        _write_ranks(state, out)
+        entry[1] = state.clock
+    return out
 
 
 def _knowledge(state: MiTierraState, player: int, out: np.ndarray) -> None:
     """The observer's own Clock Tower knowledge: the cards it knows at pile positions 0-3 (top
     first), the cards it knows only as a set, and how deep that set lies."""
     base = _OFF_KNOWLEDGE
+    out[base:base + _KNOWLEDGE_SIZE] = 0.0
     for k, card in enumerate(state.known[player]):
         out[base + k * C.NUM_MARKET_CARDS + card] = 1.0
     set_base = base + KNOWN_POSITIONS * C.NUM_MARKET_CARDS
@@ -275,151 +690,150 @@ def _knowledge(state: MiTierraState, player: int, out: np.ndarray) -> None:
     out[set_base + C.NUM_MARKET_CARDS] = state.known_depth[player] / 4.0
 
 
-def _seat_rows(state: MiTierraState, q: int) -> tuple[np.ndarray, np.ndarray]:
-    """Seat q's fast and farm rows, from their per-seat caches."""
-    fast = state._row_cache[q]
-    version = state.seat_versions[q]
-    if fast is None or fast[0] != version:
-        fast = (version, _fast_row(state, q))
-        state._row_cache[q] = fast
-    farm = state._farm_cache[q]
-    version = state.farm_versions[q]
-    if farm is None or farm[0] != version:
-        farm = (version, _farm_row(state, q))
-        state._farm_cache[q] = farm
-    return fast[1], farm[1]
+# --- every observer's material -------------------------------------------------------------------
+
+# The views record: one row per observer holding all but its player rows and the per-decision
+# blocks (its "material"), then what the rows reflect.
+def _rotation(n: int, player: int) -> tuple[slice, ...]:
+    """Slices copying the seat-ordered player rows into `player`'s view: (destination, source)
+    for the seats from `player` on, then for the seats before it."""
+    split = player * PLAYER_BLOCK
+    used = n * PLAYER_BLOCK
+    return (slice(_OFF_PLAYERS, _OFF_PLAYERS + used - split), slice(split, used),
+            slice(_OFF_PLAYERS + used - split, _OFF_PLAYERS + used), slice(0, split))
 
 
-def _write_stamp_ranks(state: MiTierraState, player: int, out: np.ndarray) -> None:
+_ROTATION = {n: [_rotation(n, p) for p in range(n)] for n in C.PLAYER_COUNTS}
+
+
+(_V_TABLE, _V_ROWS, _V_FLAT, _V_MARKET, _V_EPOCH, _V_KNOWN, _V_SLOTS, _V_DISPLAY, _V_REVEALED,
+ _V_OWNER, _V_PAIR) = range(11)
+
+
+def _build_views(state: MiTierraState) -> list:
+    """Every observer's material from scratch."""
     n = state.num_players
-    stamps = state.stamp
-    for k in range(n):
-        sq = stamps[(player + k) % n]
-        later = 0
-        for r in range(n):
-            if stamps[r] > sq:  # markers above this seat's (G-08)
-                later += 1
-        out[_OFF_PLAYERS + k * PLAYER_BLOCK + _STAMP_RANK] = later / 3.0
+    table = np.zeros((n, OBS_SIZE), dtype=np.float32)
+    views = [table, list(table), table.reshape(-1), state.market_version, state.board_epoch,
+             [None] * n, [-1] * NUM_MARKET_SLOTS, [-1] * len(C.DEV_SLOTS),
+             [False] * C.NUM_MARKET_CARDS, None, None]
+    _refresh_public(state, views)
+    state.board_log.clear()
+    _board_full(state, views)
+    for p, row in enumerate(views[_V_ROWS]):
+        _knowledge(state, p, row)
+        views[_V_KNOWN][p] = (list(state.known[p]), list(state.known_set[p]),
+                              state.known_depth[p])
+    state.dirty &= ~ALL_KNOW
+    state._views = views
+    return views
 
 
-def _public(state: MiTierraState) -> np.ndarray:
-    public = state._public_cache
-    if public is None or public[0] != state.market_version:
-        public = (state.market_version, _public_part(state))
-        state._public_cache = public
-    return public[1]
+def _sync(state: MiTierraState, views: list) -> None:
+    """Bring every observer's material up to date in place."""
+    if views[_V_MARKET] != state.market_version:
+        _refresh_public(state, views)
+        views[_V_MARKET] = state.market_version
+    if views[_V_EPOCH] != state.board_epoch:
+        state.board_log.clear()
+        _board_full(state, views)
+        views[_V_EPOCH] = state.board_epoch
+    elif state.board_log:
+        _board_changes(state, views)
+    if state.dirty & ALL_KNOW:
+        dirty = state.dirty
+        state.dirty &= ~ALL_KNOW
+        known = views[_V_KNOWN]
+        for p, row in enumerate(views[_V_ROWS]):
+            if dirty & KNOW[p]:
+                now = (state.known[p], state.known_set[p], state.known_depth[p])
+                if known[p] != now:
+                    _knowledge(state, p, row)
+                    known[p] = (list(now[0]), list(now[1]), now[2])
 
 
-def _material(state: MiTierraState, player: int) -> np.ndarray:
-    """Everything but the per-decision blocks, for `player`, built from scratch."""
-    out = _public(state).copy()
-    out[_OFF_BOARD:_OFF_BOARD + _BOARD_SIZE] = _board_block(state, player)
+def observe(state: MiTierraState, player: int, out: np.ndarray | None = None) -> np.ndarray:
+    """`player`'s view of `state`, written into `out` (float32, OBS_SIZE) when given, else into
+    a new vector; returns it (this is the state's `observe` method)."""
+    if out is None:
+        out = np.zeros(OBS_SIZE, dtype=np.float32)
+    views = state._views
+    if views is None:
+        views = _build_views(state)
+    else:
+        _sync(state, views)
+    rows = _players(state)
+    out[:] = views[_V_ROWS][player]
+    # the player rows, rotated so that the observer comes first
     n = state.num_players
-    for k in range(n):
-        fast, farm = _seat_rows(state, (player + k) % n)
-        base = _OFF_PLAYERS + k * PLAYER_BLOCK
-        out[base:base + FAST_SIZE] = fast
-        out[base + FAST_SIZE:base + PLAYER_BLOCK] = farm
-    _write_stamp_ranks(state, player, out)
-    _knowledge(state, player, out)
-    return out
-
-
-def _updated(state: MiTierraState, player: int, entry: tuple) -> np.ndarray:
-    """`player`'s cached material brought up to date: only the public blocks, the board, the seat
-    rows and the knowledge whose versions moved are rewritten (into a copy: cached arrays never
-    change)."""
-    market_version, board_version, seat_versions, farm_versions, old = entry
-    out = old.copy()
-    if market_version != state.market_version:
-        public = _public(state)
-        out[_OFF_GAME:_OFF_BOARD] = public[_OFF_GAME:_OFF_BOARD]
-        out[_OFF_MARKETS:_OFF_PLAYERS] = public[_OFF_MARKETS:_OFF_PLAYERS]
-    if board_version != state.board_version:
-        out[_OFF_BOARD:_OFF_BOARD + _BOARD_SIZE] = _board_block(state, player)
-    n = state.num_players
-    seats_moved = False
-    for k in range(n):
-        q = (player + k) % n
-        fast_moved = seat_versions[q] != state.seat_versions[q]
-        farm_moved = farm_versions[q] != state.farm_versions[q]
-        if fast_moved or farm_moved:
-            fast, farm = _seat_rows(state, q)
-            base = _OFF_PLAYERS + k * PLAYER_BLOCK
-            if fast_moved:
-                out[base:base + FAST_SIZE] = fast
-                seats_moved = True
-            if farm_moved:
-                out[base + FAST_SIZE:base + PLAYER_BLOCK] = farm
-    if seats_moved:
-        _write_stamp_ranks(state, player, out)
-    if seat_versions[player] != state.seat_versions[player]:
-        out[_OFF_KNOWLEDGE:_OFF_KNOWLEDGE + _KNOWLEDGE_SIZE] = 0.0
-        _knowledge(state, player, out)
+    rotation = _ROTATION[n][player]
+    out[rotation[0]] = rows[rotation[1]]
+    if player:
+        out[rotation[2]] = rows[rotation[3]]
+    if state.terminal:
+        return out
+    current = state.current_player
+    if current >= 0:
+        out[_OFF_PLAYERS + (current - player) % n * PLAYER_BLOCK + _IS_ACTING] = 1.0
+    out[_OFF_STAGE + state.stage] = 1.0
+    d = state.decision
+    out[_OFF_DECISION + d] = 1.0
+    if state.die_face:
+        out[_C_DIE + state.die_face - 1] = 1.0
+    if state.pending_tile > 0:
+        out[_C_TILE + state.pending_tile - 1] = 1.0
+    if d in _CONTEXT_DECISIONS:
+        _context(state, player, out, d)
     return out
 
 
 def write_observation(state: MiTierraState, player: int, out: np.ndarray) -> None:
     """Fill `out` (float32, OBS_SIZE) with `player`'s view of `state`."""
-    entry = state._obs_cache[player]
-    market_version = state.market_version
-    if entry is None:
-        material = _material(state, player)
-    elif (entry[0] == market_version and entry[1] == state.board_version
-          and entry[2] == state.seat_versions and entry[3] == state.farm_versions):
-        material = entry[4]
-    else:
-        material = _updated(state, player, entry)
-    if entry is None or material is not entry[4]:
-        state._obs_cache[player] = (market_version, state.board_version,
-                                    list(state.seat_versions), list(state.farm_versions),
-                                    material)
-    out[:] = material
-    if state.terminal:
-        return
-    current = state.current_player
-    if current >= 0:
-        k = (current - player) % state.num_players
-        out[_OFF_PLAYERS + k * PLAYER_BLOCK + _IS_ACTING] = 1.0
-    out[_OFF_STAGE + state.stage] = 1.0
-    out[_OFF_DECISION + state.decision] = 1.0
-    _context(state, player, out)
+    observe(state, player, out)
 
 
-def _context(state: MiTierraState, player: int, out: np.ndarray) -> None:
-    o = CONTEXT_OFFSETS
-    base = _OFF_CONTEXT
-    d = state.decision
-    if state.die_face:
-        out[base + o["die_face"] + state.die_face - 1] = 1.0
-    if state.pending_tile > 0:
-        out[base + o["pending_tile"] + state.pending_tile - 1] = 1.0
-    if d in (Decision.MARKET_TURN, Decision.MARKET_SALE):
-        out[base + o["market_space"] + state.qpos] = 1.0
-    if d == Decision.MARKET_SALE:
-        out[base + o["sale_slot"] + state.sale_slot] = 1.0
+_C = {name: _OFF_CONTEXT + off for name, off in CONTEXT_OFFSETS.items()}
+_C_DIE = _C["die_face"]
+_C_TILE = _C["pending_tile"]
+_D_MARKET_TURN = int(Decision.MARKET_TURN)
+_D_MARKET_SALE = int(Decision.MARKET_SALE)
+_D_BLACK_MARKET = int(Decision.BLACK_MARKET)
+_D_CLOCK_ORDER = int(Decision.CLOCK_ORDER)
+_D_DEVELOPMENT = int(Decision.DEVELOPMENT)
+_D_UPKEEP = int(Decision.UPKEEP)
+_CONTEXT_DECISIONS = frozenset((_D_MARKET_TURN, _D_MARKET_SALE, _D_BLACK_MARKET,
+                                _D_CLOCK_ORDER, _D_DEVELOPMENT, _D_UPKEEP))
+
+
+def _context(state: MiTierraState, player: int, out: np.ndarray, d: int) -> None:
+    """The context values of the decisions that have some (beyond the die and the tile)."""
+    c = _C
+    if d in (_D_MARKET_TURN, _D_MARKET_SALE):
+        out[c["market_space"] + state.qpos] = 1.0
+    if d == _D_MARKET_SALE:
+        out[c["sale_slot"] + state.sale_slot] = 1.0
         for g, units in enumerate(state.sale_units):
             if units:
-                out[base + o["sale_units"] + g] = min(units / 5.0, 1.0)
-    if d == Decision.BLACK_MARKET:
-        out[base + o["black_market_buys"]] = state.bm_buys / 3.0
-    if d == Decision.CLOCK_ORDER:
-        out[base + o["reorder_placed"]] = len(state.reorder_done) / 4.0
-        out[base + o["reorder_left"]] = len(state.reorder_left) / 4.0
+                out[c["sale_units"] + g] = min(units / 5.0, 1.0)
+    elif d == _D_BLACK_MARKET:
+        out[c["black_market_buys"]] = state.bm_buys / 3.0
+    elif d == _D_CLOCK_ORDER:
+        out[c["reorder_placed"]] = len(state.reorder_done) / 4.0
+        out[c["reorder_left"]] = len(state.reorder_left) / 4.0
         if player == state.current_player:  # private: only the reordering player sees it
             known = state.known[player]
             for k, card in enumerate(state.reorder_done):
-                out[base + o["reorder_placed_private"] + 4 * k + known.index(card)] = 1.0
+                out[c["reorder_placed_private"] + 4 * k + known.index(card)] = 1.0
             for k, card in enumerate(state.reorder_left):
-                out[base + o["reorder_left_private"] + 4 * k + known.index(card)] = 1.0
-    if d == Decision.DEVELOPMENT:
+                out[c["reorder_left_private"] + 4 * k + known.index(card)] = 1.0
+    elif d == _D_DEVELOPMENT:
         spot = state.queue[state.qpos] - C.ZONE_FIRST_SPACE[C.Z_DEV]
         for s in C.DEV_SPOT_TOUCHES[spot]:
-            out[base + o["dev_touched_slots"] + s] = 1.0
-        out[base + o["dev_cost"]] = state.dev_cost / 4.0
-    if d == Decision.UPKEEP:
+            out[c["dev_touched_slots"] + s] = 1.0
+        out[c["dev_cost"]] = state.dev_cost / 4.0
+    elif d == _D_UPKEEP:
         due = max(0, state.owned[state.current_player] - C.FREE_WORKERS) * C.UPKEEP_PER_EXTRA
-        out[base + o["upkeep_due"]] = due / 4.0
+        out[c["upkeep_due"]] = due / 4.0
 
 
 assert Stage.GAME_OVER == NUM_STAGES - 1

@@ -28,7 +28,7 @@ from .actions import (
     action_name,
     describe,
 )
-from .decisions import legal_actions, resolve
+from .decisions import RESOLVER_BY_DECISION, legal_actions
 from .farm import farm_items
 from .flow import advance, after_roll
 
@@ -40,14 +40,20 @@ __all__ = ["apply", "apply_chance", "leftover", "legal_actions", "score", "why_i
 
 def apply(state: MiTierraState, action: int) -> None:
     """Carry out `action` for the current player, or raise `IllegalActionError` (no change)."""
-    try:
-        action = int(action)
-    except (TypeError, ValueError):
-        raise IllegalActionError(action, f"actions are integer ids 0-{N_ACTIONS - 1}") from None
-    if action not in state.legal_list():
+    if type(action) is not int:
+        try:
+            action = int(action)
+        except (TypeError, ValueError):
+            raise IllegalActionError(
+                action, f"actions are integer ids 0-{N_ACTIONS - 1}") from None
+    legal = state._legal if state._legal_version == state.version else state.legal_list()
+    if action not in legal:
         raise IllegalActionError(action, why_illegal(state, action), _safe_name(state, action))
     state.steps += 1
-    resolve(state, action)
+    decision = state.decision  # (decisions.resolve, inlined)
+    state.decision = 0
+    state.version += 1
+    RESOLVER_BY_DECISION[decision](state, state.current_player, action)
     advance(state)
 
 

@@ -145,6 +145,7 @@ def scenario(
     for p in range(n):
         s.hut[p] = s.owned[p] - s.workers_placed(p)
     s.decision = int(Decision.NONE)
+    s.invalidate()  # (derived fields first: entering a stage reads the board's occupied bits)
     enter_stage(s, start)
     s.place_pos = 0
     s.invalidate()

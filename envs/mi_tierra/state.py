@@ -19,6 +19,7 @@ from . import components as C
 from . import rules
 from .actions import N_ACTIONS, Decision, Stage
 from .decisions import legal_actions
+from .observation import ALL_DIRTY, observe
 
 _INT_FIELDS = (
     "num_players", "round", "stage", "decision", "current_player", "steps", "qpos", "sub",
@@ -58,49 +59,51 @@ class MiTierraState(GameState):
 
     __slots__ = (
         *_INT_FIELDS, *_BOOL_FIELDS, *_LIST_FIELDS, *_NESTED_FIELDS, "rng", "version",
-        "_mask", "_mask_version", "_legal", "_legal_version", "_obs_cache", "_row_cache",
-        "_public_cache",
-        "seat_versions", "board_version", "market_version", "farm_versions", "_farm_cache",
+        "_mask", "_mask_version", "_legal", "_legal_version", "occupied", "_cells_cache",
+        "market_version", "dirty", "board_log", "board_epoch", "_views", "_players", "is_terminal",
     )
 
     def __init__(self) -> None:
         self.version = 0  # bumped by every change of the decision: the mask cache key
-        # Observation cache keys (not serialised): bumped when the workers on the board (spaces,
-        # Black Market) change; when market cards, the display, the round or the end flags
-        # change; when a player's holdings change; when a player's farm or cards change.
-        self.board_version = 0
-        self.market_version = 0
-        self.seat_versions = [0] * C.MAX_SEATS
-        self.farm_versions = [0] * C.MAX_SEATS
-        self._mask = np.zeros(N_ACTIONS, dtype=bool)
+        self._mask = _NO_MASK
         self._mask_version = -1
         self._legal_version = -1
         self._legal: list[int] = []
-        self._obs_cache: list = [None] * C.MAX_SEATS
-        self._public_cache = None
-        self._row_cache: list = [None] * C.MAX_SEATS
-        self._farm_cache: list = [None] * C.MAX_SEATS
-        self.rng = np.random.default_rng(0)
+        self.occupied = 0  # bit i set when board space i holds a worker (from space_owner)
+        self._cells_cache: list = [None] * C.MAX_SEATS
+        # Observation cache keys (not serialised, see observation.py): bumped when market cards,
+        # the display, the round or the end flags change; when a player's holdings change; when
+        # only a player's worker counts change; when a player's farm or cards change. Board
+        # spaces (and the Black Market, as BM_TOKEN) are logged as they change, per round.
+        self.market_version = 0
+        self.dirty = ALL_DIRTY  # per-seat bits: what changed since observed (observation.py)
+        self.board_log: list[int] = []
+        self.board_epoch = 0
+        self._views = None  # every observer's material (see observation.py)
+        self._players = None
+        self.rng: np.random.Generator = None  # set by new_game, from_dict and clone
+        # the engine protocol's flag, a plain attribute (read twice an agent step): always
+        # equal to `terminal`, which the rules set (see flow.py) and records store
+        self.is_terminal = False
 
     def invalidate(self) -> None:
         """Drop cached masks and observation parts; call after editing fields by hand."""
         self.version += 1
-        self.board_version += 1
         self.market_version += 1
-        self.seat_versions = [v + 1 for v in self.seat_versions]
-        self.farm_versions = [v + 1 for v in self.farm_versions]
+        self.dirty = ALL_DIRTY
+        self.board_log = []
+        self.board_epoch += 1
+        self._drop_caches()
+        self.occupied = _occupied_bits(self.space_owner)
+
+    def _drop_caches(self) -> None:
         self._mask_version = -1
         self._legal_version = -1
-        self._obs_cache = [None] * C.MAX_SEATS
-        self._public_cache = None
-        self._row_cache = [None] * C.MAX_SEATS
-        self._farm_cache = [None] * C.MAX_SEATS
+        self._cells_cache = [None] * C.MAX_SEATS
+        self._views = None
+        self._players = None
 
     # --- the engine protocol ------------------------------------------------------------------
-    @property
-    def is_terminal(self) -> bool:
-        return self.terminal
-
     def legal_list(self) -> list[int]:
         """The legal action ids (a cached list: do not modify it)."""
         if self._legal_version != self.version:
@@ -109,18 +112,17 @@ class MiTierraState(GameState):
         return self._legal
 
     def legal_mask(self) -> np.ndarray:
+        """The legal actions as a read-only bool vector (shared between states: do not modify)."""
         if self._mask_version != self.version:
-            mask = self._mask
-            mask[:] = False
-            mask[self.legal_list()] = True
+            legal = self._legal if self._legal_version == self.version else self.legal_list()
+            self._mask = _MASKS[tuple(legal)]
             self._mask_version = self.version
         return self._mask
 
     def legal_actions(self) -> list[int]:
         return list(self.legal_list())
 
-    def apply(self, action: int) -> None:
-        rules.apply(self, action)
+    apply = rules.apply
 
     def scores(self) -> list[int]:
         from .rules import score
@@ -133,13 +135,7 @@ class MiTierraState(GameState):
 
         return [(score(self, p), leftover(self, p)) for p in range(self.num_players)]
 
-    def observe(self, player: int, out: np.ndarray | None = None) -> np.ndarray:
-        from .observation import OBS_SIZE, write_observation
-
-        if out is None:
-            out = np.zeros(OBS_SIZE, dtype=np.float32)
-        write_observation(self, player, out)
-        return out
+    observe = observe
 
     def describe(self, action: int) -> str:
         from .actions import describe
@@ -201,19 +197,21 @@ class MiTierraState(GameState):
         for name in _NESTED_FIELDS:
             setattr(new, name, [list(x) for x in getattr(self, name)])
         new.rng = _new_rng_like(self.rng)
+        new.is_terminal = self.terminal
         new.version = self.version
-        new.board_version = self.board_version
+        new.occupied = self.occupied
         new.market_version = self.market_version
-        new.seat_versions = list(self.seat_versions)
-        new.farm_versions = list(self.farm_versions)
-        new._farm_cache = list(self._farm_cache)
-        new._mask = self._mask.copy()
+        new.dirty = ALL_DIRTY
+        new.board_log = list(self.board_log)
+        new.board_epoch = self.board_epoch
+        new._mask = self._mask  # read-only, shared
         new._mask_version = self._mask_version
         new._legal_version = self._legal_version
         new._legal = list(self._legal)
-        new._obs_cache = list(self._obs_cache)  # entries are never modified: safe to share
-        new._public_cache = self._public_cache
-        new._row_cache = list(self._row_cache)
+        new._cells_cache = list(self._cells_cache)  # entries are never modified: safe to share
+        # the observation parts are updated in place, so the clone builds its own
+        new._views = None
+        new._players = None
         return new
 
     def __getstate__(self) -> dict[str, Any]:
@@ -279,6 +277,8 @@ class MiTierraState(GameState):
             bit_gen = np.random.PCG64(0)
             bit_gen.state = data["rng"]
             state.rng = np.random.Generator(bit_gen)
+            state.occupied = _occupied_bits(state.space_owner)
+            state.is_terminal = state.terminal
         except (TypeError, ValueError, KeyError) as exc:
             raise CorruptRecordError(f"mi_tierra state: {exc}") from None
         problems = state.check_consistency()
@@ -309,6 +309,33 @@ class MiTierraState(GameState):
             if owner[i] == player:
                 on_board += 2 if pair[i] else 1
         return on_board + sum(self.farm_workers[player]) + self.bm_workers.count(player)
+
+
+def _occupied_bits(owner: list[int]) -> int:
+    """The `occupied` bitmask of a board (bit i set when space i holds a worker)."""
+    bits = 0
+    for i, q in enumerate(owner):
+        if q >= 0:
+            bits |= 1 << i
+    return bits
+
+
+class _MaskTable(dict):
+    """Read-only legal-action masks by the tuple of legal ids (few distinct ones occur)."""
+
+    def __missing__(self, legal: tuple) -> np.ndarray:
+        flags = bytearray(N_ACTIONS)
+        for action in legal:
+            flags[action] = 1
+        mask = np.frombuffer(bytes(flags), dtype=bool)  # read-only: it views immutable bytes
+        if len(self) > 200_000:  # bounded memory (about 300 bytes an entry)
+            self.clear()
+        self[legal] = mask
+        return mask
+
+
+_MASKS = _MaskTable()
+_NO_MASK = _MASKS[()]
 
 
 def _as_int(name: str, value: Any) -> int:

@@ -13,8 +13,10 @@ from huerta.envs import mi_tierra_v0
 from huerta.envs.core.errors import IllegalActionError
 from huerta.envs.mi_tierra import components as C
 from huerta.envs.mi_tierra import new_game
-from huerta.envs.mi_tierra.actions import N_ACTIONS
+from huerta.envs.mi_tierra.actions import N_ACTIONS, Decision, Stage
+from huerta.envs.mi_tierra.decisions import placement_actions_reference
 from huerta.envs.mi_tierra.game import DEFAULT_MAX_STEPS
+from huerta.envs.mi_tierra.scenario import scenario, space
 from huerta.envs.mi_tierra.state import MiTierraState
 
 PLAYER_COUNTS = (2, 3, 4)
@@ -125,6 +127,116 @@ def test_cached_observations_equal_a_fresh_computation(n):
             np.testing.assert_array_equal(state.legal_mask(), fresh.legal_mask())
             legal = state.legal_actions()
             state.apply(legal[rng.integers(len(legal))])
+
+
+def assert_like_fresh(state, seats):
+    """`seats`' observations, the mask and the PLACE ids equal those of a cache-free copy."""
+    fresh = MiTierraState.from_dict(state.to_dict())
+    for p in seats:
+        np.testing.assert_array_equal(state.observe(p), fresh.observe(p))
+    mask = state.legal_mask()
+    assert not mask.flags.writeable  # masks are shared between states
+    np.testing.assert_array_equal(mask, fresh.legal_mask())
+    if state.decision == Decision.PLACE:
+        assert state.legal_list() == placement_actions_reference(state, state.current_player)
+
+
+@pytest.mark.parametrize("n", PLAYER_COUNTS)
+def test_observations_of_stale_observers_equal_a_fresh_computation(n):
+    """As the AEC env uses the caches: mostly only the acting seat observes, so the others'
+    views go stale for several steps (placements, whole activation phases), now and then
+    another seat looks, and clones (search) build their own views and play on. Every
+    observation taken, the mask and the placement ids equal fresh computations."""
+    for seed in range(games(4, 40)):
+        state = new_game(n, seed=seed)
+        rng = np.random.default_rng(seed)
+        # some games are observed only every 97 steps, some only at the end (long stretches of
+        # unseen changes: the board's change log is started afresh on the way)
+        every = (1, 97, 10**6)[seed % 3]
+        while not state.is_terminal:
+            seats = {state.current_player}
+            if rng.random() < 0.15:
+                seats.add(int(rng.integers(n)))
+            if state.steps % every == 0:
+                assert_like_fresh(state, seats)
+            if rng.random() < 0.03:  # a clone observed and played on, the original untouched
+                clone = state.clone()
+                for _ in range(3):
+                    if clone.is_terminal:
+                        break
+                    assert_like_fresh(clone, range(n))
+                    legal = clone.legal_actions()
+                    clone.apply(legal[rng.integers(len(legal))])
+            legal = state.legal_actions()
+            state.apply(legal[rng.integers(len(legal))])
+        assert_like_fresh(state, range(n))
+
+
+def test_board_change_log_started_afresh_keeps_observations_exact(monkeypatch):
+    """Unobserved, the board's change log is started afresh at a round's start once long (every
+    observer then rebuilds its board); with a tiny limit that happens every round."""
+    from huerta.envs.mi_tierra import flow
+
+    monkeypatch.setattr(flow, "_BOARD_LOG_LIMIT", 3)
+    for seed in range(games(2, 10)):
+        state = new_game(3, seed=seed)
+        rng = np.random.default_rng(seed)
+        epoch = state.board_epoch
+        while not state.is_terminal:
+            if state.steps % 23 == 0:
+                assert_like_fresh(state, range(3))
+            legal = state.legal_actions()
+            state.apply(legal[rng.integers(len(legal))])
+        assert state.board_epoch > epoch + 2
+        assert_like_fresh(state, range(3))
+
+
+RICH = dict(  # every factory, the Clock Tower, developments, markets and most cards in play
+    money=[60, 60, 60],
+    goods={0: {"milk": 3, "egg": 6, "wool": 6, "wheat": 8, "grape": 6, "apple": 3, "hen": 4},
+           1: {"milk": 2, "egg": 4, "wool": 3, "wheat": 5, "grape": 4, "meat": 2},
+           2: {"wheat": 3, "grape": 3, "apple": 4, "hen": 6}},
+    barns={0: {0: (3, "sheep", 3), 3: (2, "cow", 2)}, 1: {0: (3, "cow", 2)},
+           2: {2: (3, "sheep", 3)}},
+    fields={0: {1: "wheat", 2: "grape"}, 1: {4: "wheat"}, 2: {6: "grape", 7: "grape"}},
+    devs={0: [C.MILL, C.WINE_CELLAR, C.STUDIES, C.BANK, C.SHEEP_BREEDING],
+          1: [C.MILK_FACTORY, C.COW_BREEDING, C.TRACTOR], 2: [C.HEN_BARNYARD, C.SHEARER]},
+    owned={0: 5, 1: 4, 2: 5},
+    board={space("forest", 0): 0, space("animal_products", 0): 0, space("bakery", 0): 0,
+           space("flour_wine", 0): 0,
+           space("clock_tower", 0): 1, space("cloth", 0): 1, space("square", 0): 1,
+           space("lower_road", 0): 1,
+           space("crops", 0): (2, True), space("henhouse", 0): 2, space("est_market", 0): 2,
+           space("developments", 2): 2},
+    farm_workers={0: [1]},
+    est=["A01", "A08", "B16"], closing=["A20", "B21"],
+    pile=["A03", "EB1", "B10", "A05", "B05", "EA2", "B17", "A10", "B02"],
+    start=Stage.FOREST,
+)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_observations_through_every_kind_of_change_equal_a_fresh_computation(seed):
+    """A round in which every kind of change happens (rolls and tiles, animals, factories,
+    the Clock Tower, developments, farms and their cards, markets, the Black Market, events,
+    the next turn order and upkeep): after every step and roll, stale or not, each observation
+    equals a fresh computation."""
+    state = scenario(3, seed=seed, **RICH)
+    rng = np.random.default_rng(seed)
+    for _ in range(400):
+        if state.is_terminal or state.round > 2:
+            break
+        if state.chance_pending:
+            state.apply_chance(int(rng.integers(1, 7)))
+            continue
+        seats = range(3) if rng.random() < 0.3 else [state.current_player]
+        assert_like_fresh(state, seats)
+        legal = state.legal_actions()
+        # mostly the last listed action: take the option rather than pass
+        action = legal[-1] if rng.random() < 0.7 else legal[rng.integers(len(legal))]
+        state.apply(action)
+        assert not state.check_consistency()
+    assert state.round > 1
 
 
 def test_explicit_chance_mode_plays_whole_games():
