@@ -1266,7 +1266,11 @@ def observe(state: AlpujarrasState, player: int, out: np.ndarray | None = None) 
     if cache is None:
         cache = state._obs_cache = _new_cache(state)
     elif state.dirty:
-        _refresh(state, cache, state.dirty)
+        if state.dirty == G_POS:  # a move or a turn handed on: the commonest change, direct
+            _render_pos(state, cache)
+            state.dirty = 0
+        else:
+            _refresh(state, cache, state.dirty)
     if cache.head_version != state.version:
         _write_head(state, cache)
     if player == 0:

@@ -169,7 +169,21 @@ def write_legal_mask(state: AlpujarrasState, mask: np.ndarray) -> None:
     p = state.current_player
     phase = state.phase
     if phase == _P_MOVE:
-        turns.write_move_mask(state, p, m)
+        if state.solo:
+            turns.write_move_mask(state, p, m)
+        else:
+            # turns.write_move_mask, inlined for the multiplayer game (ALP-16, ALP-17, ALP-63):
+            # forward; single spaces (standard and end) only when free
+            pos = state.pos
+            here = pos[p]
+            track = state.track
+            length = len(track)
+            m[here + 1:length] = _ONES[here + 1:length]
+            single = track.single
+            for i in range(len(pos)):
+                s = pos[i]
+                if s > here and single[s] and i != p:
+                    m[s] = 0
     elif phase == _P_ACTION:
         _action_mask(state, p, m)
     elif phase == _P_PLACE_FARMLAND:
