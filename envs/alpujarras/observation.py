@@ -656,6 +656,10 @@ class _ObsCache:
         return new
 
 
+_PROGRESS_AT = _OFF_META + 7
+_PROGRESS = [rear / S for rear in range(S + 1)]  # the rearmost mule's space + 1, over S
+
+
 def _render_pos(state: AlpujarrasState, cache: _ObsCache) -> None:
     """occupancy, pieces and die, by difference: the acting flag when the acting mule changed,
     and only the pieces whose space or spot changed (usually one or two)."""
@@ -675,6 +679,7 @@ def _render_pos(state: AlpujarrasState, cache: _ObsCache) -> None:
     spot_shown = cache.spot_shown
     if pos == pos_shown and spot == spot_shown:
         return
+    mv[_PROGRESS_AT] = _PROGRESS[min(pos[:n]) + 1]  # game_meta.progress: the rearmost mule
     is_end = state.track.is_end
     for i in range(len(pos)):
         s = pos[i]
@@ -1155,7 +1160,6 @@ def _refresh(state: AlpujarrasState, cache: _ObsCache, dirty: int) -> None:
 _SOLO_GROUPS = G_ZARA | G_SEAT[0]
 _PHASE0 = _OFF_PHASE
 _STEPS_AT = _OFF_META + 6
-_PROGRESS_AT = _OFF_META + 7
 _T = {name: _OFF_TURN + off for name, off in _field_offsets(TURN_FIELDS).items()}
 _T_PLACE_LEFT = _T["place_left"]
 _T_PLACE_FARMLAND = _T["place_farmland"]
@@ -1227,7 +1231,6 @@ def _write_turn(state: AlpujarrasState, mv: memoryview) -> None:
 
 
 _FLOAT32 = np.dtype(np.float32)
-_PROGRESS = [rear / S for rear in range(S + 1)]  # the rearmost mule's space + 1, over S
 _TURN0 = _OFF_TURN
 _TURN_END = SLICES["turn"].stop
 _ZERO_TURN = _ZEROS[:_TURN_END - _TURN0]
@@ -1247,7 +1250,6 @@ def _write_head(state: AlpujarrasState, cache: _ObsCache) -> None:
         cache.phase_at = -1
     steps = state.steps
     mv[_STEPS_AT] = steps / STEP_SCALE if steps < STEP_SCALE else 1.0
-    mv[_PROGRESS_AT] = _PROGRESS[min(state.pos[:state.num_players]) + 1]
     if cache.turn_shown:
         mv[_TURN0:_TURN_END] = _ZERO_TURN
         cache.turn_shown = False

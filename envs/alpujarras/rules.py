@@ -304,7 +304,7 @@ def apply(state: AlpujarrasState, action: int) -> None:
     if state._mask_version != state.version:  # state.legal_mask(), inlined
         write_legal_mask(state, state._mask)
         state._mask_version = state.version
-    if not 0 <= action < N_ACTIONS or not state._mask[action]:
+    if not 0 <= action < N_ACTIONS or not state._mask_view[action]:
         raise IllegalActionError(action, why_illegal(state, action), _safe_name(state, action))
     phase = state.phase
     p = state.current_player
