@@ -1118,7 +1118,13 @@ def _new_cache(state: AlpujarrasState) -> _ObsCache:
             w[_SOLO_SPAN] = _fresh_solo(state)
             cache.zara_shown = 0
             cache.solo_kinds_shown = 0
-        # the template shows this state's farmlands (every new game's are alike but the mule)
+        # the template shows this state's seats: nothing held, no token, no goal met
+        cache.fruit_shown = [list(fruit) for fruit in state.fruit]
+        cache.farmers_shown = [list(row) for row in state.farmers]
+        cache.tokens_shown = [0] * n
+        cache.token_dirhems = [0] * n
+        cache.card_shown = [0] * n
+        # and its farmlands (every new game's are alike but the mule)
         cache.farm_rows = [list(row) for row in state.farmers]
         cache.farm_fields = [list(crops) for crops in state.fields]
         cache.farm_zara = list(state.zara_farmers)
