@@ -598,7 +598,8 @@ class _ObsCache:
         "acting_shown", "card_shown", "farm_fields", "farm_live", "farm_mule", "farm_rows",
         "farm_zara", "farmers_shown", "front", "fruit_shown", "goal_plan", "head_version", "mv",
         "phase_at", "pos_shown", "solo_kinds_shown", "spot_shown", "token_dirhems", "tokens_shown",
-        "town_shown", "turn_shown", "view", "w", "zara_shown",
+        "town_shown", "towns_seen", "turn_shown", "view", "w", "zakat_key", "zara_shown",
+        "zara_token_dirhems",
     )
 
     def __init__(self, w: np.ndarray) -> None:
@@ -625,6 +626,9 @@ class _ObsCache:
         self.fruit_shown: list = [None] * MAX_SEATS  # per seat: a copy of its fruit shown
         self.farmers_shown: list = [None] * MAX_SEATS  # per seat: a copy of its farmers shown
         self.zara_shown = -1  # Zara's delivery tokens shown (a count)
+        self.zara_token_dirhems = 0  # their dirhem sides
+        self.zakat_key: tuple = ()  # what the zakats' paid and payable flags were written from
+        self.towns_seen: tuple | None = None  # copies of the towns, awards and town farmers shown
         self.solo_kinds_shown = -1  # the player's tokens when the kinds delivered were written
         self.head_version = -1  # state.version when phase, meta and turn were written
         self.phase_at = -1  # where the phase one-hot shows a 1
@@ -649,6 +653,9 @@ class _ObsCache:
         new.fruit_shown = list(self.fruit_shown)  # the copies are never changed in place
         new.farmers_shown = list(self.farmers_shown)
         new.zara_shown = self.zara_shown
+        new.zara_token_dirhems = self.zara_token_dirhems
+        new.zakat_key = self.zakat_key
+        new.towns_seen = self.towns_seen  # replaced, never changed in place
         new.solo_kinds_shown = self.solo_kinds_shown
         new.head_version = self.head_version
         new.phase_at = self.phase_at
@@ -811,12 +818,17 @@ def _render_grid(mv: memoryview, base: int, tokens: list[int]) -> None:
 def _render_town(state: AlpujarrasState, cache: _ObsCache) -> None:
     """towns, by difference: only the towns whose tokens, award or farmers changed get
     rewritten."""
-    mv = cache.mv
-    shown = cache.town_shown
     n = state.num_players
     town_farmers = state.town_farmers
     towns = state.towns
     awards = state.awards
+    seen = cache.towns_seen
+    if seen is not None and seen[0] == towns and seen[1] == awards and seen[2] == town_farmers:
+        return  # nothing moved (Zara's turns mark the towns whatever she does)
+    cache.towns_seen = ([list(tokens) for tokens in towns], list(awards),
+                        [list(row) for row in town_farmers])
+    mv = cache.mv
+    shown = cache.town_shown
     award_ids = state.award_ids
     for w in range(C.NUM_TOWNS):
         tokens = towns[w]
@@ -963,39 +975,47 @@ _ZAKAT_COSTS = {
 
 
 def _render_solo(state: AlpujarrasState, cache: _ObsCache, zara_moved: bool) -> None:
-    """What changes in zara, zakats and solo: Zara's holdings, the zakats paid and the double
-    turns when `zara_moved` (G_ZARA); what can be paid (can_pay_zakat, inlined) and the kinds
-    delivered every time."""
+    """What changes in zara, zakats and solo: Zara's holdings and the double turns when
+    `zara_moved` (G_ZARA); the zakats paid and what can be paid (can_pay_zakat, inlined) when
+    they or the player's fruit, norias, dirhems or farmers moved; the kinds delivered with a
+    delivery."""
     mv = cache.mv
-    paid = state.zakat_paid
     if zara_moved:
         mv[_ZARA0] = _T15[state.zara_supply]
         zara_tokens = state.zara_tokens
         if len(zara_tokens) != cache.zara_shown:  # Zara's tokens only grow
             cache.zara_shown = len(zara_tokens)
+            cache.zara_token_dirhems = sum([t % 10 - 1 for t in zara_tokens])
             _render_grid(mv, _ZARA0 + 3, zara_tokens)
         dirhems = state.zara_dirhems
-        score = effects.zara_score(state)
+        score = dirhems + cache.zara_token_dirhems  # effects.zara_score
         mv[_ZARA0 + 1] = _T60[dirhems] if dirhems < _N60 else _scaled(_T60, dirhems)
         mv[_ZARA0 + 2] = _T60[score] if score < _N60 else _scaled(_T60, score)
-        for i in range(C.NUM_ZAKAT_CARDS):
-            mv[_ZAKAT0 + i * _ZAKAT_WIDTH + 1] = 1.0 if paid[i] else 0.0
         mv[_SOLO0] = _T5[state.double_turns]
+    paid = state.zakat_paid
     fruit = state.fruit[0]
     norias = state.norias[0]
     dirhems = state.dirhems[0]
     has_farmer = any(state.farmers[0])
-    stars = state.zakat_star
-    for i in range(C.NUM_ZAKAT_CARDS):
-        payable = 0.0
-        if not paid[i]:
-            wanted, need_norias, need_dirhems, farmer = _ZAKAT_COSTS[i, 1 if stars[i] else 0]
-            if (norias >= need_norias and dirhems >= need_dirhems and (has_farmer or not farmer)
-                    and fruit[0] >= wanted[0] and fruit[1] >= wanted[1]
-                    and fruit[2] >= wanted[2] and fruit[3] >= wanted[3]
-                    and fruit[4] >= wanted[4]):
-                payable = 1.0
-        mv[_ZAKAT0 + i * _ZAKAT_WIDTH + 10] = payable
+    key = (norias, dirhems, has_farmer, *fruit, *paid)
+    if key != cache.zakat_key:
+        cache.zakat_key = key
+        stars = state.zakat_star
+        for i in range(C.NUM_ZAKAT_CARDS):
+            base = _ZAKAT0 + i * _ZAKAT_WIDTH
+            payable = 0.0
+            if paid[i]:
+                mv[base + 1] = 1.0
+            else:
+                mv[base + 1] = 0.0
+                wanted, need_norias, need_dirhems, farmer = _ZAKAT_COSTS[i, 1 if stars[i] else 0]
+                if (norias >= need_norias and dirhems >= need_dirhems
+                        and (has_farmer or not farmer)
+                        and fruit[0] >= wanted[0] and fruit[1] >= wanted[1]
+                        and fruit[2] >= wanted[2] and fruit[3] >= wanted[3]
+                        and fruit[4] >= wanted[4]):
+                    payable = 1.0
+            mv[base + 10] = payable
     tokens = state.tokens[0]
     if len(tokens) != cache.solo_kinds_shown:  # the kinds delivered change with a delivery
         cache.solo_kinds_shown = len(tokens)
@@ -1118,6 +1138,9 @@ def _new_cache(state: AlpujarrasState) -> _ObsCache:
             w[_SOLO_SPAN] = _fresh_solo(state)
             cache.zara_shown = 0
             cache.solo_kinds_shown = 0
+            # Zara's turns mark the towns on every turn: know what they show from the start
+            cache.towns_seen = ([list(tokens) for tokens in towns], list(awards),
+                                [list(row) for row in state.town_farmers])
         # the template shows this state's seats: nothing held, no token, no goal met
         cache.fruit_shown = [list(fruit) for fruit in state.fruit]
         cache.farmers_shown = [list(row) for row in state.farmers]
