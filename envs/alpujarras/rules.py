@@ -312,20 +312,23 @@ def apply(state: AlpujarrasState, action: int) -> None:
     state.version += 1
     # the two commonest decisions take a short way (the same groups as `_touch` marks)
     if phase == _P_MOVE:
-        if state.solo:
-            state.dirty |= G_POS | G_ZARA | G_SEAT[p]  # a double turn
-        elif state.track.pays[action]:
-            state.dirty |= G_POS | G_SEAT[p]
-        else:
-            state.dirty |= G_POS
+        # the mule moves; a dirhem icon pays at once; a solo double turn may be spent
+        bits = G_POS | G_SEAT[p] if state.track.pays[action] else G_POS
+        state.dirty |= bits | G_ZARA if state.solo else bits
         turns.arrive(state, p, action)
     elif action == END_TURN and phase == _P_ACTION:
+        # the next piece to act and the die move; the actor's holdings change only by the end-
+        # track sale or (multiplayer) the automatic harvest; Zara's turns change her farmers,
+        # the towns and her holdings
         if state.solo:
-            state.dirty |= G_POS | G_FARM | G_TOWN | G_ZARA | G_SEAT[p]
+            bits = G_POS | G_FARM | G_TOWN | G_ZARA
+            if state.track.is_end[state.pos[p]]:
+                bits |= G_SEAT[p]
         elif state.harvest_left or state.track.is_end[state.pos[p]]:
-            state.dirty |= G_POS | G_SEAT[p]
+            bits = G_POS | G_SEAT[p]
         else:
-            state.dirty |= G_POS
+            bits = G_POS
+        state.dirty |= bits
         turns.end_turn(state)
     else:
         _touch(state, phase, action, p)
