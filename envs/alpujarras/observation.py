@@ -7,9 +7,12 @@ The crop bag appears only as its composition (never its draw order) and future d
 appear. `OBS_LAYOUT` lists the named blocks (name, offset, size); the `*_FIELDS` tables name the
 values inside each repeated block; seeds/alpujarras.md documents both (generated from here).
 
-Speed: the static blocks (track, channel and farmland facts) are built once per layout; the
-blocks that change only when pieces change are cached per `state.material_version` and observer;
-only the phase, the step counter and the turn context are written on every call.
+Speed (the fast path at the end of this module): each state keeps one canonical vector, written
+group by group (positions, farmlands, towns, channels, each seat, the solo blocks) only where an
+action changed something, and every observer's vector is a copy of it (observer 0) or one gather
+through a fixed index (the others). A new game's vector starts from a per-seat-count template.
+`material_part` computes the same values from scratch; the tests compare the two after every step
+of random games.
 """
 
 from __future__ import annotations
@@ -453,8 +456,15 @@ def _field_offsets(fields: Fields) -> dict[str, int]:
 # p's gathers the material blocks through a fixed index that rotates the seat slots and picks
 # p's hints. `state.dirty` has one bit per group of state (rules.apply sets the groups an action
 # can change); the cache rewrites only the groups marked, once for every observer, and clears the
-# bits. Values are written through a memoryview from tables
-# of exactly the float32 values the reference's scaling gives (fl32(v) * fl32(1 / scale)).
+# bits. Within a group, most renders compare copies of what they show with the state and rewrite
+# only what differs. Values are written through a memoryview from tables of exactly the float32
+# values the reference's scaling gives (fl32(v) * fl32(1 / scale)). What changes with every
+# action and is the same for every observer (the phase, the step counter, the turn block) is
+# written into the canonical vector once per state version.
+#
+# A new game (`state._fresh` until its first action) starts from a template of what every new
+# game of its seat count shows alike; the cache then knows what it shows without rendering it.
+# As with the mask, a state edited by hand must be `invalidate`d before it is observed again.
 
 _OCC0 = SLICES["occupancy"].start
 _PIECE_WIDTH = _width(PIECE_FIELDS)

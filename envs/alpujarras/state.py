@@ -74,7 +74,9 @@ class AlpujarrasState(GameState):
         self._fresh = False
 
     def invalidate(self) -> None:
-        """Drop cached masks and observation parts; call after editing fields by hand."""
+        """Drop cached masks and observation parts; call after editing fields by hand (before the
+        next mask or observation: a new game's first observation, too, trusts the state to be
+        the one new_game made)."""
         self.track = C.build_track(tuple(self.layout), C.four_player_side(self.num_players))
         self.version += 1
         self.dirty = ALL_GROUPS
