@@ -1105,6 +1105,14 @@ def _fresh_solo(state: AlpujarrasState) -> np.ndarray:
     return block
 
 
+# per seat count: a new game's fruit and farmer rows, fields and Zara's farmers (see new_game)
+_NEW_GAME_ROWS = {
+    n: (tuple([0] * C.NUM_FRUITS for _ in range(n)), tuple([0] * C.NUM_FARMLANDS for _ in range(n)),
+        tuple([-1] * C.EMPTY_FIELDS for _ in range(C.NUM_FARMLANDS)), [0] * C.NUM_FARMLANDS)
+    for n in C.PLAYER_COUNTS
+}
+
+
 def _new_cache(state: AlpujarrasState) -> _ObsCache:
     """The canonical vector of `state`, every group written (a new game's from its template)."""
     n = state.num_players
@@ -1151,16 +1159,18 @@ def _new_cache(state: AlpujarrasState) -> _ObsCache:
             # Zara's turns mark the towns on every turn: know what they show from the start
             cache.towns_seen = ([list(tokens) for tokens in towns], list(awards),
                                 [list(row) for row in state.town_farmers])
-        # the template shows this state's seats: nothing held, no token, no goal met
-        cache.fruit_shown = [list(fruit) for fruit in state.fruit]
-        cache.farmers_shown = [list(row) for row in state.farmers]
+        # the template shows a new game's seats: nothing held, no token, no goal met; and its
+        # farmlands (alike but the mule). The copies of what is shown share the inner lists of
+        # _NEW_GAME_ROWS: the renders replace inner lists, never change them.
+        no_fruit, no_farmers, empty_fields, no_zara = _NEW_GAME_ROWS[n]
+        cache.fruit_shown = list(no_fruit)
+        cache.farmers_shown = list(no_farmers)
         cache.tokens_shown = [0] * n
         cache.token_dirhems = [0] * n
         cache.card_shown = [0] * n
-        # and its farmlands (every new game's are alike but the mule)
-        cache.farm_rows = [list(row) for row in state.farmers]
-        cache.farm_fields = [list(crops) for crops in state.fields]
-        cache.farm_zara = list(state.zara_farmers)
+        cache.farm_rows = list(no_farmers)
+        cache.farm_fields = list(empty_fields)
+        cache.farm_zara = no_zara
         cache.farm_mule = state.zara_farmland if state.solo else -1
         cache.farm_live = True
     else:
