@@ -774,8 +774,10 @@ def _render_farm(state: AlpujarrasState, cache: _ObsCache) -> None:
                 if zara[f] != old[f]:
                     dirty |= 1 << f
             cache.farm_zara = list(zara)
-        if mule != cache.farm_mule:
-            dirty |= 1 << mule | 1 << cache.farm_mule  # both are farmlands: solo only
+        if mule != cache.farm_mule:  # Zara's mule moved (solo): only its flags change
+            cache.mv[_FARM0 + cache.farm_mule * _FARM_WIDTH + 12] = 0.0
+            cache.mv[_FARM0 + mule * _FARM_WIDTH + 12] = 1.0
+            cache.farm_mule = mule
         if not dirty:
             return
     cache.farm_mule = mule
