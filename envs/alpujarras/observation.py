@@ -645,14 +645,24 @@ class _ObsCache:
         self.turn_shown = False  # whether the turn block holds anything
 
     def copy(self) -> _ObsCache:
-        new = _ObsCache(self.w.copy())
+        new = _ObsCache.__new__(_ObsCache)
+        new.w = w = self.w.copy()
+        new.mv = memoryview(w)
+        new.view = w[:OBS_SIZE]
+        new.front = w[:_MATERIAL_START]
         new.pos_shown = list(self.pos_shown)
         new.spot_shown = list(self.spot_shown)
         new.acting_shown = self.acting_shown
+        # the inner lists of what is shown are replaced by the renders, never changed in place:
+        # copying the outer lists suffices
         if self.farm_rows is not None:
-            new.farm_rows = [list(row) for row in self.farm_rows]
-            new.farm_fields = [list(f) for f in self.farm_fields]
-            new.farm_zara = list(self.farm_zara)
+            new.farm_rows = list(self.farm_rows)
+            new.farm_fields = list(self.farm_fields)
+            new.farm_zara = self.farm_zara
+        else:
+            new.farm_rows = None
+            new.farm_fields = []
+            new.farm_zara = []
         new.farm_mule = self.farm_mule
         new.farm_live = self.farm_live
         new.tokens_shown = list(self.tokens_shown)
@@ -660,7 +670,7 @@ class _ObsCache:
         new.token_dirhems = list(self.token_dirhems)
         new.card_shown = list(self.card_shown)
         new.goal_plan = self.goal_plan
-        new.fruit_shown = list(self.fruit_shown)  # the copies are never changed in place
+        new.fruit_shown = list(self.fruit_shown)
         new.farmers_shown = list(self.farmers_shown)
         new.zara_shown = self.zara_shown
         new.zara_token_dirhems = self.zara_token_dirhems
