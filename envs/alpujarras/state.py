@@ -56,8 +56,7 @@ class AlpujarrasState(GameState):
 
     __slots__ = (
         *_ALL_FIELDS, "track", "version", "dirty", "_mask", "_mask_view", "_mask_version",
-        "_obs_cache",
-        "_fresh",
+        "_obs_cache", "_fresh",
     )
 
     def __init__(self) -> None:
@@ -69,7 +68,7 @@ class AlpujarrasState(GameState):
         self._mask = np.zeros(N_ACTIONS, dtype=bool)
         self._mask_view = rules.mask_view(self._mask)  # what rules.write_legal_mask writes
         self._mask_version = -1
-        self._obs_cache = None  # observation.py's cache: the canonical vector and its versions
+        self._obs_cache = None  # observation.py's cache: the canonical vector and what it shows
         # set by new_game: until the first action the observation starts from a shared template
         self._fresh = False
 
