@@ -7,9 +7,12 @@ The crop bag appears only as its composition (never its draw order) and future d
 appear. `OBS_LAYOUT` lists the named blocks (name, offset, size); the `*_FIELDS` tables name the
 values inside each repeated block; seeds/alpujarras.md documents both (generated from here).
 
-Speed: the static blocks (track, channel and farmland facts) are built once per layout; the
-blocks that change only when pieces change are cached per `state.material_version` and observer;
-only the phase, the step counter and the turn context are written on every call.
+Speed (the fast path at the end of this module): each state keeps one canonical vector, written
+group by group (positions, farmlands, towns, channels, each seat, the solo blocks) only where an
+action changed something, and every observer's vector is a copy of it (observer 0) or one gather
+through a fixed index (the others). A new game's vector starts from a per-seat-count template.
+`material_part` computes the same values from scratch; the tests compare the two after every step
+of random games.
 """
 
 from __future__ import annotations
@@ -453,8 +456,15 @@ def _field_offsets(fields: Fields) -> dict[str, int]:
 # p's gathers the material blocks through a fixed index that rotates the seat slots and picks
 # p's hints. `state.dirty` has one bit per group of state (rules.apply sets the groups an action
 # can change); the cache rewrites only the groups marked, once for every observer, and clears the
-# bits. Values are written through a memoryview from tables
-# of exactly the float32 values the reference's scaling gives (fl32(v) * fl32(1 / scale)).
+# bits. Within a group, most renders compare copies of what they show with the state and rewrite
+# only what differs. Values are written through a memoryview from tables of exactly the float32
+# values the reference's scaling gives (fl32(v) * fl32(1 / scale)). What changes with every
+# action and is the same for every observer (the phase, the step counter, the turn block) is
+# written into the canonical vector once per state version.
+#
+# A new game (`state._fresh` until its first action) starts from a template of what every new
+# game of its seat count shows alike; the cache then knows what it shows without rendering it.
+# As with the mask, a state edited by hand must be `invalidate`d before it is observed again.
 
 _OCC0 = SLICES["occupancy"].start
 _PIECE_WIDTH = _width(PIECE_FIELDS)
@@ -598,7 +608,8 @@ class _ObsCache:
         "acting_shown", "card_shown", "farm_fields", "farm_live", "farm_mule", "farm_rows",
         "farm_zara", "farmers_shown", "front", "fruit_shown", "goal_plan", "head_version", "mv",
         "phase_at", "pos_shown", "solo_kinds_shown", "spot_shown", "token_dirhems", "tokens_shown",
-        "town_shown", "turn_shown", "view", "w", "zara_shown",
+        "town_shown", "towns_seen", "turn_shown", "view", "w", "zakat_key", "zara_shown",
+        "zara_token_dirhems",
     )
 
     def __init__(self, w: np.ndarray) -> None:
@@ -625,20 +636,33 @@ class _ObsCache:
         self.fruit_shown: list = [None] * MAX_SEATS  # per seat: a copy of its fruit shown
         self.farmers_shown: list = [None] * MAX_SEATS  # per seat: a copy of its farmers shown
         self.zara_shown = -1  # Zara's delivery tokens shown (a count)
+        self.zara_token_dirhems = 0  # their dirhem sides
+        self.zakat_key: tuple = ()  # what the zakats' paid and payable flags were written from
+        self.towns_seen: tuple | None = None  # copies of the towns, awards and town farmers shown
         self.solo_kinds_shown = -1  # the player's tokens when the kinds delivered were written
         self.head_version = -1  # state.version when phase, meta and turn were written
         self.phase_at = -1  # where the phase one-hot shows a 1
         self.turn_shown = False  # whether the turn block holds anything
 
     def copy(self) -> _ObsCache:
-        new = _ObsCache(self.w.copy())
+        new = _ObsCache.__new__(_ObsCache)
+        new.w = w = self.w.copy()
+        new.mv = memoryview(w)
+        new.view = w[:OBS_SIZE]
+        new.front = w[:_MATERIAL_START]
         new.pos_shown = list(self.pos_shown)
         new.spot_shown = list(self.spot_shown)
         new.acting_shown = self.acting_shown
+        # the inner lists of what is shown are replaced by the renders, never changed in place:
+        # copying the outer lists suffices
         if self.farm_rows is not None:
-            new.farm_rows = [list(row) for row in self.farm_rows]
-            new.farm_fields = [list(f) for f in self.farm_fields]
-            new.farm_zara = list(self.farm_zara)
+            new.farm_rows = list(self.farm_rows)
+            new.farm_fields = list(self.farm_fields)
+            new.farm_zara = self.farm_zara
+        else:
+            new.farm_rows = None
+            new.farm_fields = []
+            new.farm_zara = []
         new.farm_mule = self.farm_mule
         new.farm_live = self.farm_live
         new.tokens_shown = list(self.tokens_shown)
@@ -646,14 +670,21 @@ class _ObsCache:
         new.token_dirhems = list(self.token_dirhems)
         new.card_shown = list(self.card_shown)
         new.goal_plan = self.goal_plan
-        new.fruit_shown = list(self.fruit_shown)  # the copies are never changed in place
+        new.fruit_shown = list(self.fruit_shown)
         new.farmers_shown = list(self.farmers_shown)
         new.zara_shown = self.zara_shown
+        new.zara_token_dirhems = self.zara_token_dirhems
+        new.zakat_key = self.zakat_key
+        new.towns_seen = self.towns_seen  # replaced, never changed in place
         new.solo_kinds_shown = self.solo_kinds_shown
         new.head_version = self.head_version
         new.phase_at = self.phase_at
         new.turn_shown = self.turn_shown
         return new
+
+
+_PROGRESS_AT = _OFF_META + 7
+_PROGRESS = [rear / S for rear in range(S + 1)]  # the rearmost mule's space + 1, over S
 
 
 def _render_pos(state: AlpujarrasState, cache: _ObsCache) -> None:
@@ -675,6 +706,7 @@ def _render_pos(state: AlpujarrasState, cache: _ObsCache) -> None:
     spot_shown = cache.spot_shown
     if pos == pos_shown and spot == spot_shown:
         return
+    mv[_PROGRESS_AT] = _PROGRESS[min(pos[:n]) + 1]  # game_meta.progress: the rearmost mule
     is_end = state.track.is_end
     for i in range(len(pos)):
         s = pos[i]
@@ -752,8 +784,10 @@ def _render_farm(state: AlpujarrasState, cache: _ObsCache) -> None:
                 if zara[f] != old[f]:
                     dirty |= 1 << f
             cache.farm_zara = list(zara)
-        if mule != cache.farm_mule:
-            dirty |= 1 << mule | 1 << cache.farm_mule  # both are farmlands: solo only
+        if mule != cache.farm_mule:  # Zara's mule moved (solo): only its flags change
+            cache.mv[_FARM0 + cache.farm_mule * _FARM_WIDTH + 12] = 0.0
+            cache.mv[_FARM0 + mule * _FARM_WIDTH + 12] = 1.0
+            cache.farm_mule = mule
         if not dirty:
             return
     cache.farm_mule = mule
@@ -806,12 +840,17 @@ def _render_grid(mv: memoryview, base: int, tokens: list[int]) -> None:
 def _render_town(state: AlpujarrasState, cache: _ObsCache) -> None:
     """towns, by difference: only the towns whose tokens, award or farmers changed get
     rewritten."""
-    mv = cache.mv
-    shown = cache.town_shown
     n = state.num_players
     town_farmers = state.town_farmers
     towns = state.towns
     awards = state.awards
+    seen = cache.towns_seen
+    if seen is not None and seen[0] == towns and seen[1] == awards and seen[2] == town_farmers:
+        return  # nothing moved (Zara's turns mark the towns whatever she does)
+    cache.towns_seen = ([list(tokens) for tokens in towns], list(awards),
+                        [list(row) for row in town_farmers])
+    mv = cache.mv
+    shown = cache.town_shown
     award_ids = state.award_ids
     for w in range(C.NUM_TOWNS):
         tokens = towns[w]
@@ -958,39 +997,47 @@ _ZAKAT_COSTS = {
 
 
 def _render_solo(state: AlpujarrasState, cache: _ObsCache, zara_moved: bool) -> None:
-    """What changes in zara, zakats and solo: Zara's holdings, the zakats paid and the double
-    turns when `zara_moved` (G_ZARA); what can be paid (can_pay_zakat, inlined) and the kinds
-    delivered every time."""
+    """What changes in zara, zakats and solo: Zara's holdings and the double turns when
+    `zara_moved` (G_ZARA); the zakats paid and what can be paid (can_pay_zakat, inlined) when
+    they or the player's fruit, norias, dirhems or farmers moved; the kinds delivered with a
+    delivery."""
     mv = cache.mv
-    paid = state.zakat_paid
     if zara_moved:
         mv[_ZARA0] = _T15[state.zara_supply]
         zara_tokens = state.zara_tokens
         if len(zara_tokens) != cache.zara_shown:  # Zara's tokens only grow
             cache.zara_shown = len(zara_tokens)
+            cache.zara_token_dirhems = sum([t % 10 - 1 for t in zara_tokens])
             _render_grid(mv, _ZARA0 + 3, zara_tokens)
         dirhems = state.zara_dirhems
-        score = effects.zara_score(state)
+        score = dirhems + cache.zara_token_dirhems  # effects.zara_score
         mv[_ZARA0 + 1] = _T60[dirhems] if dirhems < _N60 else _scaled(_T60, dirhems)
         mv[_ZARA0 + 2] = _T60[score] if score < _N60 else _scaled(_T60, score)
-        for i in range(C.NUM_ZAKAT_CARDS):
-            mv[_ZAKAT0 + i * _ZAKAT_WIDTH + 1] = 1.0 if paid[i] else 0.0
         mv[_SOLO0] = _T5[state.double_turns]
+    paid = state.zakat_paid
     fruit = state.fruit[0]
     norias = state.norias[0]
     dirhems = state.dirhems[0]
     has_farmer = any(state.farmers[0])
-    stars = state.zakat_star
-    for i in range(C.NUM_ZAKAT_CARDS):
-        payable = 0.0
-        if not paid[i]:
-            wanted, need_norias, need_dirhems, farmer = _ZAKAT_COSTS[i, 1 if stars[i] else 0]
-            if (norias >= need_norias and dirhems >= need_dirhems and (has_farmer or not farmer)
-                    and fruit[0] >= wanted[0] and fruit[1] >= wanted[1]
-                    and fruit[2] >= wanted[2] and fruit[3] >= wanted[3]
-                    and fruit[4] >= wanted[4]):
-                payable = 1.0
-        mv[_ZAKAT0 + i * _ZAKAT_WIDTH + 10] = payable
+    key = (norias, dirhems, has_farmer, *fruit, *paid)
+    if key != cache.zakat_key:
+        cache.zakat_key = key
+        stars = state.zakat_star
+        for i in range(C.NUM_ZAKAT_CARDS):
+            base = _ZAKAT0 + i * _ZAKAT_WIDTH
+            payable = 0.0
+            if paid[i]:
+                mv[base + 1] = 1.0
+            else:
+                mv[base + 1] = 0.0
+                wanted, need_norias, need_dirhems, farmer = _ZAKAT_COSTS[i, 1 if stars[i] else 0]
+                if (norias >= need_norias and dirhems >= need_dirhems
+                        and (has_farmer or not farmer)
+                        and fruit[0] >= wanted[0] and fruit[1] >= wanted[1]
+                        and fruit[2] >= wanted[2] and fruit[3] >= wanted[3]
+                        and fruit[4] >= wanted[4]):
+                    payable = 1.0
+            mv[base + 10] = payable
     tokens = state.tokens[0]
     if len(tokens) != cache.solo_kinds_shown:  # the kinds delivered change with a delivery
         cache.solo_kinds_shown = len(tokens)
@@ -1070,6 +1117,14 @@ def _fresh_solo(state: AlpujarrasState) -> np.ndarray:
     return block
 
 
+# per seat count: a new game's fruit and farmer rows, fields and Zara's farmers (see new_game)
+_NEW_GAME_ROWS = {
+    n: (tuple([0] * C.NUM_FRUITS for _ in range(n)), tuple([0] * C.NUM_FARMLANDS for _ in range(n)),
+        tuple([-1] * C.EMPTY_FIELDS for _ in range(C.NUM_FARMLANDS)), [0] * C.NUM_FARMLANDS)
+    for n in C.PLAYER_COUNTS
+}
+
+
 def _new_cache(state: AlpujarrasState) -> _ObsCache:
     """The canonical vector of `state`, every group written (a new game's from its template)."""
     n = state.num_players
@@ -1113,10 +1168,21 @@ def _new_cache(state: AlpujarrasState) -> _ObsCache:
             w[_SOLO_SPAN] = _fresh_solo(state)
             cache.zara_shown = 0
             cache.solo_kinds_shown = 0
-        # the template shows this state's farmlands (every new game's are alike but the mule)
-        cache.farm_rows = [list(row) for row in state.farmers]
-        cache.farm_fields = [list(crops) for crops in state.fields]
-        cache.farm_zara = list(state.zara_farmers)
+            # Zara's turns mark the towns on every turn: know what they show from the start
+            cache.towns_seen = ([list(tokens) for tokens in towns], list(awards),
+                                [list(row) for row in state.town_farmers])
+        # the template shows a new game's seats: nothing held, no token, no goal met; and its
+        # farmlands (alike but the mule). The copies of what is shown share the inner lists of
+        # _NEW_GAME_ROWS: the renders replace inner lists, never change them.
+        no_fruit, no_farmers, empty_fields, no_zara = _NEW_GAME_ROWS[n]
+        cache.fruit_shown = list(no_fruit)
+        cache.farmers_shown = list(no_farmers)
+        cache.tokens_shown = [0] * n
+        cache.token_dirhems = [0] * n
+        cache.card_shown = [0] * n
+        cache.farm_rows = list(no_farmers)
+        cache.farm_fields = list(empty_fields)
+        cache.farm_zara = no_zara
         cache.farm_mule = state.zara_farmland if state.solo else -1
         cache.farm_live = True
     else:
@@ -1155,7 +1221,6 @@ def _refresh(state: AlpujarrasState, cache: _ObsCache, dirty: int) -> None:
 _SOLO_GROUPS = G_ZARA | G_SEAT[0]
 _PHASE0 = _OFF_PHASE
 _STEPS_AT = _OFF_META + 6
-_PROGRESS_AT = _OFF_META + 7
 _T = {name: _OFF_TURN + off for name, off in _field_offsets(TURN_FIELDS).items()}
 _T_PLACE_LEFT = _T["place_left"]
 _T_PLACE_FARMLAND = _T["place_farmland"]
@@ -1227,7 +1292,6 @@ def _write_turn(state: AlpujarrasState, mv: memoryview) -> None:
 
 
 _FLOAT32 = np.dtype(np.float32)
-_PROGRESS = [rear / S for rear in range(S + 1)]  # the rearmost mule's space + 1, over S
 _TURN0 = _OFF_TURN
 _TURN_END = SLICES["turn"].stop
 _ZERO_TURN = _ZEROS[:_TURN_END - _TURN0]
@@ -1247,7 +1311,6 @@ def _write_head(state: AlpujarrasState, cache: _ObsCache) -> None:
         cache.phase_at = -1
     steps = state.steps
     mv[_STEPS_AT] = steps / STEP_SCALE if steps < STEP_SCALE else 1.0
-    mv[_PROGRESS_AT] = _PROGRESS[min(state.pos[:state.num_players]) + 1]
     if cache.turn_shown:
         mv[_TURN0:_TURN_END] = _ZERO_TURN
         cache.turn_shown = False
@@ -1266,7 +1329,11 @@ def observe(state: AlpujarrasState, player: int, out: np.ndarray | None = None) 
     if cache is None:
         cache = state._obs_cache = _new_cache(state)
     elif state.dirty:
-        _refresh(state, cache, state.dirty)
+        if state.dirty == G_POS:  # a move or a turn handed on: the commonest change, direct
+            _render_pos(state, cache)
+            state.dirty = 0
+        else:
+            _refresh(state, cache, state.dirty)
     if cache.head_version != state.version:
         _write_head(state, cache)
     if player == 0:

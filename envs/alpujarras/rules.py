@@ -169,7 +169,21 @@ def write_legal_mask(state: AlpujarrasState, mask: np.ndarray) -> None:
     p = state.current_player
     phase = state.phase
     if phase == _P_MOVE:
-        turns.write_move_mask(state, p, m)
+        if state.solo:
+            turns.write_move_mask(state, p, m)
+        else:
+            # turns.write_move_mask, inlined for the multiplayer game (ALP-16, ALP-17, ALP-63):
+            # forward; single spaces (standard and end) only when free
+            pos = state.pos
+            here = pos[p]
+            track = state.track
+            length = len(track)
+            m[here + 1:length] = _ONES[here + 1:length]
+            single = track.single
+            for i in range(len(pos)):
+                s = pos[i]
+                if s > here and single[s] and i != p:
+                    m[s] = 0
     elif phase == _P_ACTION:
         _action_mask(state, p, m)
     elif phase == _P_PLACE_FARMLAND:
@@ -290,7 +304,7 @@ def apply(state: AlpujarrasState, action: int) -> None:
     if state._mask_version != state.version:  # state.legal_mask(), inlined
         write_legal_mask(state, state._mask)
         state._mask_version = state.version
-    if not 0 <= action < N_ACTIONS or not state._mask[action]:
+    if not 0 <= action < N_ACTIONS or not state._mask_view[action]:
         raise IllegalActionError(action, why_illegal(state, action), _safe_name(state, action))
     phase = state.phase
     p = state.current_player
@@ -298,20 +312,23 @@ def apply(state: AlpujarrasState, action: int) -> None:
     state.version += 1
     # the two commonest decisions take a short way (the same groups as `_touch` marks)
     if phase == _P_MOVE:
-        if state.solo:
-            state.dirty |= G_POS | G_ZARA | G_SEAT[p]  # a double turn
-        elif state.track.pays[action]:
-            state.dirty |= G_POS | G_SEAT[p]
-        else:
-            state.dirty |= G_POS
+        # the mule moves; a dirhem icon pays at once; a solo double turn may be spent
+        bits = G_POS | G_SEAT[p] if state.track.pays[action] else G_POS
+        state.dirty |= bits | G_ZARA if state.solo else bits
         turns.arrive(state, p, action)
     elif action == END_TURN and phase == _P_ACTION:
+        # the next piece to act and the die move; the actor's holdings change only by the end-
+        # track sale or (multiplayer) the automatic harvest; Zara's turns change her farmers,
+        # the towns and her holdings
         if state.solo:
-            state.dirty |= G_POS | G_FARM | G_TOWN | G_ZARA | G_SEAT[p]
+            bits = G_POS | G_FARM | G_TOWN | G_ZARA
+            if state.track.is_end[state.pos[p]]:
+                bits |= G_SEAT[p]
         elif state.harvest_left or state.track.is_end[state.pos[p]]:
-            state.dirty |= G_POS | G_SEAT[p]
+            bits = G_POS | G_SEAT[p]
         else:
-            state.dirty |= G_POS
+            bits = G_POS
+        state.dirty |= bits
         turns.end_turn(state)
     else:
         _touch(state, phase, action, p)

@@ -56,8 +56,7 @@ class AlpujarrasState(GameState):
 
     __slots__ = (
         *_ALL_FIELDS, "track", "version", "dirty", "_mask", "_mask_view", "_mask_version",
-        "_obs_cache",
-        "_fresh",
+        "_obs_cache", "_fresh",
     )
 
     def __init__(self) -> None:
@@ -69,12 +68,14 @@ class AlpujarrasState(GameState):
         self._mask = np.zeros(N_ACTIONS, dtype=bool)
         self._mask_view = rules.mask_view(self._mask)  # what rules.write_legal_mask writes
         self._mask_version = -1
-        self._obs_cache = None  # observation.py's cache: the canonical vector and its versions
+        self._obs_cache = None  # observation.py's cache: the canonical vector and what it shows
         # set by new_game: until the first action the observation starts from a shared template
         self._fresh = False
 
     def invalidate(self) -> None:
-        """Drop cached masks and observation parts; call after editing fields by hand."""
+        """Drop cached masks and observation parts; call after editing fields by hand (before the
+        next mask or observation: a new game's first observation, too, trusts the state to be
+        the one new_game made)."""
         self.track = C.build_track(tuple(self.layout), C.four_player_side(self.num_players))
         self.version += 1
         self.dirty = ALL_GROUPS

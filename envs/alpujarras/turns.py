@@ -239,14 +239,30 @@ def arrive(state: AlpujarrasState, player: int, space: int) -> None:
         state.spot[player] = 0
     else:
         place_piece(state, player, space)
-    clear_visit(state)
     if kind == _K_STANDARD:
+        # clear_visit, with the icon fields set from the space's icons in place of the zeros
         (state.pend_place, state.place_target, state.place_p2, state.pend_move,
          state.pend_irrigate, state.pend_norias, state.pend_fruit, dirhems) = \
             track.icon_values[space]
+        state.market_left = False
+        state.card_left = False
+        state.harvest_left = False
+        state.p2_first_farmland = -1
+        state.p2_first_fruit = -1
+        state.chain = _C_NONE
+        state.sel_farmland = -1
+        state.move_src = -1
+        state.forced_dst = -1
+        state.swap_return = -1
+        state.pending_card = -1
+        state.spend_k = 0
+        state.p2_second = False
         if dirhems:
             state.dirhems[player] += dirhems  # ALP-36
-    elif kind == _K_MARKET:
+        state.phase = _P_ACTION
+        return
+    clear_visit(state)
+    if kind == _K_MARKET:
         state.market_left = state.markets_used[player] < C.MAX_MARKET_ACTIONS  # ALP-37, ALP-41
     elif kind == _K_HARVEST:
         state.harvest_left = True  # ALP-44

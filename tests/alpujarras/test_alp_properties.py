@@ -348,3 +348,22 @@ def test_farmer_goal_predicates_match_their_counting_definitions():
         assert goals.two_farmers_two_farmlands(state, 0) == (sum(x >= 2 for x in spread) >= 2)
         assert goals.farmer_in_four_towns(state, 0) == (sum(x >= 1 for x in spread) >= 4)
         assert goals.two_farmers_two_towns(state, 0) == (sum(x >= 2 for x in spread) >= 2)
+
+
+def test_new_game_templates_stay_untouched_by_play():
+    """The observation's shared new-game rows (what a fresh cache shows) are never changed by
+    the games that start from them."""
+    from huerta.envs.alpujarras import observation
+
+    before = {n: repr(rows) for n, rows in observation._NEW_GAME_ROWS.items()}
+    templates = {n: t.copy() for n, t in observation._FRESH.items()}
+    for n in PLAYER_COUNTS:
+        for seed in range(3):
+            state = new_game(n, seed=seed)
+            rng = np.random.default_rng(seed)
+            while not state.is_terminal:
+                state.observe(state.current_player)
+                state.apply(short_move_policy(state, rng))
+    assert {n: repr(rows) for n, rows in observation._NEW_GAME_ROWS.items()} == before
+    for n, template in templates.items():
+        np.testing.assert_array_equal(observation._FRESH[n], template)
