@@ -6,16 +6,17 @@ market cards in view, the event in force, which cards have left the pile) except
 block and the Clock Tower reordering context, which carry only the observer's own peeks.
 `OBS_LAYOUT` lists the named blocks (name, offset, size); seeds/mi_tierra.md documents each value.
 
-Speed: nothing is rebuilt that did not change. The public part is kept up to date in place per
-`market_version` (slot by slot). The player rows are kept once, in seat order, with a snapshot
-of the values they were written from: the rules flag what changed per seat in `state.dirty`
-(holdings, worker counts, the hut alone, the farm, the knowledge) and only the flagged fields
-that differ from the snapshot are rewritten, one by one; the money-stamp ranks when `clock` moved.
-Each observer keeps its own vector of the rest (public part, board, knowledge), rewriting the
-board spaces logged in `board_log` since its last call (the whole board after a new
-`board_epoch`). A call copies that vector, the player rows rotated to the observer, and writes
-the few values of the current decision. These arrays are updated in place: a clone builds its
-own.
+Speed: nothing is rebuilt that did not change. One table holds every observer's vector of
+everything but its player rows and the per-decision blocks: the public blocks are rewritten
+there for all observers at once, per `market_version` and slot by slot; a board space, the Black
+Market and a hut count are written the moment the rules change them (show_space,
+show_black_market, show_hut); the knowledge when flagged. The player rows are kept once, in seat
+order, with a snapshot of the values they were written from: the rules flag what changed per
+seat in `state.dirty` (holdings, money, goods, worker counts, the farm, the knowledge) and only
+the flagged fields that differ from the snapshot are rewritten, one by one; the money-stamp
+ranks when `clock` moved. A call copies the observer's vector and its player rows, rotated, and
+writes the few values of the current decision. These arrays are updated in place: a clone builds
+its own.
 """
 
 from __future__ import annotations
@@ -27,20 +28,19 @@ import numpy as np
 from . import components as C
 from .actions import NUM_DECISIONS, NUM_STAGES, Decision, Stage
 
-BM_TOKEN = C.NUM_SPACES  # a `board_log` entry: the Black Market workers changed
-
 # `state.dirty` bits, per seat q, set by the rules where a seat's observed values change and
 # cleared when the observation brings them up to date: HOLD (any holdings: money, goods, cake,
 # cloth, peek counts, farm workers), MONEY (money alone), GOODS (goods alone), WORK (worker
-# counts and flags, turn position), HUT (the hut count alone), FARM (tiles, barnyards,
-# development cards), KNOW (q's Clock Tower knowledge). Seat q's bits are bits 8q … 8q + 6.
-HOLD, MONEY, GOODS, WORK, HUT, FARM, KNOW = (
-    tuple(1 << (8 * q + kind) for q in range(C.MAX_SEATS)) for kind in range(7))
+# counts and flags, turn position), FARM (tiles, barnyards, development cards), KNOW (q's Clock
+# Tower knowledge). Seat q's bits are bits 8q … 8q + 5. (Board spaces, the Black Market and
+# the hut count alone are written at once: show_space, show_black_market, show_hut.)
+HOLD, MONEY, GOODS, WORK, FARM, KNOW = (
+    tuple(1 << (8 * q + kind) for q in range(C.MAX_SEATS)) for kind in range(6))
 SEEN = tuple(h | k for h, k in zip(HOLD, KNOW, strict=True))  # knowledge and its counts
 ALL_HOLD = sum(HOLD)
 ALL_WORK = sum(WORK)
 ALL_KNOW = sum(KNOW)
-ALL_DIRTY = sum(HOLD) | sum(MONEY) | sum(GOODS) | ALL_WORK | sum(HUT) | sum(FARM) | ALL_KNOW
+ALL_DIRTY = sum(HOLD) | sum(MONEY) | sum(GOODS) | ALL_WORK | sum(FARM) | ALL_KNOW
 _ROW_BITS = ALL_DIRTY & ~ALL_KNOW  # what _players consumes
 
 if TYPE_CHECKING:
@@ -292,7 +292,6 @@ def _board_full(state: MiTierraState, views: list) -> None:
     at = _AT[n]
     owner = state.space_owner
     pair = state.space_pair
-    flags = [False] * C.NUM_SPACES
     bits = state.occupied
     while bits:
         low = bits & -bits
@@ -304,9 +303,6 @@ def _board_full(state: MiTierraState, views: list) -> None:
         if pair[i]:
             for k in at[0]:
                 flat[base + MAX_SEATS + k] = 1.0
-            flags[i] = True
-    views[_V_OWNER] = list(owner)
-    views[_V_PAIR] = flags
     if state.bm_workers:
         _write_black_market(state, views)
 
@@ -319,39 +315,28 @@ def _write_black_market(state: MiTierraState, views: list) -> None:
             row[_BM_BASE + (q - p) % n] += 0.2
 
 
-def _board_changes(state: MiTierraState, views: list) -> None:
-    """Rewrite, for every observer, the spaces logged since the last call where they differ
-    from what was written; then empty the log."""
-    flat = views[_V_FLAT]
+def show_space(state: MiTierraState, space: int, old: int, new: int, pair: bool | None) -> None:
+    """Board `space` went from seat `old` to seat `new` (-1: nobody); `pair`, when not None, is
+    its new pair flag. Written at once into every observer's material (the rules call this
+    where the board changes, when `state._views` exists)."""
+    flat = state._views[_V_FLAT]
     at = _AT[state.num_players]
-    owner = state.space_owner
-    pair = state.space_pair
-    shown = views[_V_OWNER]
-    flags = views[_V_PAIR]
-    log = state.board_log
-    for i in log:
-        if i == BM_TOKEN:
-            _write_black_market(state, views)
-            continue
-        q = owner[i]
-        old = shown[i]
-        if q != old:
-            base = _SPACE_BASE[i]
-            if old >= 0:
-                for k in at[old + 1]:
-                    flat[base + k] = 0.0
-            if q >= 0:
-                for k in at[q + 1]:
-                    flat[base + k] = 1.0
-            shown[i] = q
-        flag = q >= 0 and pair[i]
-        if flag != flags[i]:
-            value = 1.0 if flag else 0.0
-            base = _SPACE_BASE[i] + MAX_SEATS
-            for k in at[0]:
-                flat[base + k] = value
-            flags[i] = flag
-    log.clear()
+    base = _SPACE_BASE[space]
+    if old >= 0:
+        for k in at[old + 1]:
+            flat[base + k] = 0.0
+    if new >= 0:
+        for k in at[new + 1]:
+            flat[base + k] = 1.0
+    if pair is not None:
+        value = 1.0 if pair else 0.0
+        for k in at[0]:
+            flat[base + MAX_SEATS + k] = value
+
+
+def show_black_market(state: MiTierraState) -> None:
+    """The Black Market workers changed (called by the rules when `state._views` exists)."""
+    _write_black_market(state, state._views)
 
 
 # --- the player rows ---------------------------------------------------------------------------
@@ -628,11 +613,23 @@ def _write_ranks(state: MiTierraState, out: np.ndarray) -> None:
         out[q * PLAYER_BLOCK + _STAMP_RANK] = later / 3.0
 
 
+def show_hut(state: MiTierraState, q: int) -> None:
+    """Seat q's hut count changed alone (placements, workers going home): written at once (the
+    rules call this when `state._players` exists)."""
+    entry = state._players
+    seen = entry[2][q][0]
+    v = state.hut[q]
+    if seen[1] != v:
+        seen[1] = v
+        x = v * _S_HUT
+        entry[0][q * PLAYER_BLOCK + _AT_HUT] = x if x < 1.0 else 1.0
+
+
 def _players(state: MiTierraState) -> np.ndarray:
     """Every seat's rows in seat order (the observer's view is a rotation of it), brought up to
     date in place from the `dirty` bits: a seat's changed holdings and farm workers (HOLD), its
-    changed worker values and turn position (WORK), its hut count (HUT), its changed farm fields
-    (FARM); the ranks are rewritten when `clock` moved."""
+    money (MONEY), its goods (GOODS), its changed worker values and turn position (WORK), its
+    changed farm fields (FARM); the ranks are rewritten when `clock` moved."""
     entry = state._players
     if entry is None:
         out = np.zeros(_ALL_PLAYERS, dtype=np.float32)
@@ -662,13 +659,6 @@ def _players(state: MiTierraState) -> np.ndarray:
                     _refresh_goods(state, q, out, snaps[q])
             if dirty & WORK[q]:
                 _refresh_work(state, q, out, snaps[q])
-            elif dirty & HUT[q]:  # placements and workers going home: one value
-                work_seen = snaps[q][0]
-                v = state.hut[q]
-                if work_seen[1] != v:
-                    work_seen[1] = v
-                    x = v * _S_HUT
-                    out[q * PLAYER_BLOCK + _AT_HUT] = x if x < 1.0 else 1.0
             if dirty & FARM[q]:
                 _refresh_farm(state, q, out, snaps[q])
     if entry[1] != state.clock:
@@ -706,19 +696,17 @@ def _rotation(n: int, player: int) -> tuple[slice, ...]:
 _ROTATION = {n: [_rotation(n, p) for p in range(n)] for n in C.PLAYER_COUNTS}
 
 
-(_V_TABLE, _V_ROWS, _V_FLAT, _V_MARKET, _V_EPOCH, _V_KNOWN, _V_SLOTS, _V_DISPLAY, _V_REVEALED,
- _V_OWNER, _V_PAIR) = range(11)
+(_V_TABLE, _V_ROWS, _V_FLAT, _V_MARKET, _V_KNOWN, _V_SLOTS, _V_DISPLAY, _V_REVEALED) = range(8)
 
 
 def _build_views(state: MiTierraState) -> list:
     """Every observer's material from scratch."""
     n = state.num_players
     table = np.zeros((n, OBS_SIZE), dtype=np.float32)
-    views = [table, list(table), table.reshape(-1), state.market_version, state.board_epoch,
+    views = [table, list(table), table.reshape(-1), state.market_version,
              [None] * n, [-1] * NUM_MARKET_SLOTS, [-1] * len(C.DEV_SLOTS),
-             [False] * C.NUM_MARKET_CARDS, None, None]
+             [False] * C.NUM_MARKET_CARDS]
     _refresh_public(state, views)
-    state.board_log.clear()
     _board_full(state, views)
     for p, row in enumerate(views[_V_ROWS]):
         _knowledge(state, p, row)
@@ -734,12 +722,6 @@ def _sync(state: MiTierraState, views: list) -> None:
     if views[_V_MARKET] != state.market_version:
         _refresh_public(state, views)
         views[_V_MARKET] = state.market_version
-    if views[_V_EPOCH] != state.board_epoch:
-        state.board_log.clear()
-        _board_full(state, views)
-        views[_V_EPOCH] = state.board_epoch
-    elif state.board_log:
-        _board_changes(state, views)
     if state.dirty & ALL_KNOW:
         dirty = state.dirty
         state.dirty &= ~ALL_KNOW
