@@ -742,9 +742,13 @@ def observe(state: MiTierraState, player: int, out: np.ndarray | None = None) ->
     views = state._views
     if views is None:
         views = _build_views(state)
-    else:
+    elif views[_V_MARKET] != state.market_version or state.dirty & ALL_KNOW:
         _sync(state, views)
-    rows = _players(state)
+    entry = state._players
+    if entry is None or state.dirty & _ROW_BITS or entry[1] != state.clock:
+        rows = _players(state)
+    else:
+        rows = entry[0]
     out[:] = views[_V_ROWS][player]
     # the player rows, rotated so that the observer comes first
     n = state.num_players
