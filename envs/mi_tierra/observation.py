@@ -30,17 +30,18 @@ from .actions import NUM_DECISIONS, NUM_STAGES, Decision, Stage
 
 # `state.dirty` bits, per seat q, set by the rules where a seat's observed values change and
 # cleared when the observation brings them up to date: HOLD (any holdings: money, goods, cake,
-# cloth, peek counts, farm workers), MONEY (money alone), GOODS (goods alone), WORK (worker
-# counts and flags, turn position), FARM (tiles, barnyards, development cards), KNOW (q's Clock
-# Tower knowledge). Seat q's bits are bits 8q … 8q + 5. (Board spaces, the Black Market and
-# the hut count alone are written at once: show_space, show_black_market, show_hut.)
-HOLD, MONEY, GOODS, WORK, FARM, KNOW = (
-    tuple(1 << (8 * q + kind) for q in range(C.MAX_SEATS)) for kind in range(6))
-SEEN = tuple(h | k for h, k in zip(HOLD, KNOW, strict=True))  # knowledge and its counts
+# cloth, peek counts, farm workers), MONEY (money alone), GOODS (goods alone), PEEK (the peek
+# counts alone), WORK (worker counts and flags, turn position), FARM (tiles, barnyards,
+# development cards), KNOW (q's Clock Tower knowledge). Seat q's bits are bits 8q … 8q + 6.
+# (Board spaces, the Black Market and the hut count alone are written at once: show_space,
+# show_black_market, show_hut.)
+HOLD, MONEY, GOODS, PEEK, WORK, FARM, KNOW = (
+    tuple(1 << (8 * q + kind) for q in range(C.MAX_SEATS)) for kind in range(7))
+SEEN = tuple(h | k for h, k in zip(PEEK, KNOW, strict=True))  # knowledge and its counts
 ALL_HOLD = sum(HOLD)
 ALL_WORK = sum(WORK)
 ALL_KNOW = sum(KNOW)
-ALL_DIRTY = sum(HOLD) | sum(MONEY) | sum(GOODS) | ALL_WORK | sum(FARM) | ALL_KNOW
+ALL_DIRTY = sum(HOLD) | sum(MONEY) | sum(GOODS) | sum(PEEK) | ALL_WORK | sum(FARM) | ALL_KNOW
 _ROW_BITS = ALL_DIRTY & ~ALL_KNOW  # what _players consumes
 
 if TYPE_CHECKING:
@@ -241,22 +242,27 @@ def _refresh_public(state: MiTierraState, views: list) -> None:
     table = views[_V_TABLE]
     table[:, _OFF_GAME:_OFF_GAME + GAME_BLOCK] = _game_row(state)
     slots = views[_V_SLOTS]
-    for m, card in enumerate(state.est):
-        if slots[m] != card:
-            slots[m] = card
-            base = _OFF_MARKETS + m * CARD_FEATURES
-            table[:, base:base + CARD_FEATURES] = _CARD_ROWS[card] if card >= 0 else 0.0
-    for m, card in enumerate(state.closing):
-        if slots[4 + m] != card:
-            slots[4 + m] = card
-            base = _OFF_MARKETS + (4 + m) * CARD_FEATURES
-            table[:, base:base + CARD_FEATURES] = _CARD_ROWS[card] if card >= 0 else 0.0
+    if slots[0] != state.est:
+        shown = slots[0]
+        for m, card in enumerate(state.est):
+            if shown[m] != card:
+                base = _OFF_MARKETS + m * CARD_FEATURES
+                table[:, base:base + CARD_FEATURES] = _CARD_ROWS[card] if card >= 0 else 0.0
+        slots[0] = list(state.est)
+    if slots[1] != state.closing:
+        shown = slots[1]
+        for m, card in enumerate(state.closing):
+            if shown[m] != card:
+                base = _OFF_MARKETS + (4 + m) * CARD_FEATURES
+                table[:, base:base + CARD_FEATURES] = _CARD_ROWS[card] if card >= 0 else 0.0
+        slots[1] = list(state.closing)
     shown = views[_V_DISPLAY]
-    for slot, dev in enumerate(state.display):
-        if shown[slot] != dev:
-            shown[slot] = dev
-            base = _OFF_DISPLAY + slot * _DISPLAY_SLOT
-            table[:, base:base + _DISPLAY_SLOT] = _DISPLAY_ROWS[dev + 1]
+    if shown != state.display:
+        for slot, dev in enumerate(state.display):
+            if shown[slot] != dev:
+                base = _OFF_DISPLAY + slot * _DISPLAY_SLOT
+                table[:, base:base + _DISPLAY_SLOT] = _DISPLAY_ROWS[dev + 1]
+        views[_V_DISPLAY] = list(state.display)
     revealed = state.revealed
     if views[_V_REVEALED] != revealed:
         table[:, _OFF_REVEALED:_OFF_REVEALED + C.NUM_MARKET_CARDS] = np.frombuffer(
@@ -517,6 +523,22 @@ def _refresh_goods(state: MiTierraState, q: int, out: np.ndarray, snap: list) ->
         out[base + _AT_SCORE] = x if x < 1.0 else 1.0
 
 
+def _refresh_peeks(state: MiTierraState, q: int, out: np.ndarray, snap: list) -> None:
+    """Rewrite seat q's peek counts where they differ from its snapshot."""
+    base = q * PLAYER_BLOCK
+    seen = snap[2]
+    v = len(state.known[q])
+    if v != seen[4]:
+        seen[4] = v
+        x = v * _S_PEEKED
+        out[base + _AT_PEEKED] = x if x < 1.0 else 1.0
+    v = len(state.known_set[q])
+    if v != seen[5]:
+        seen[5] = v
+        x = v * _S_PEEKED_SET
+        out[base + _AT_PEEKED_SET] = x if x < 1.0 else 1.0
+
+
 def _refresh_seat(state: MiTierraState, q: int, out: np.ndarray, snap: list) -> None:
     """Rewrite seat q's holdings (money, score, cake, cloth, peeks, goods) and farm workers
     where they differ from its snapshot (its worker values: `_refresh_work`)."""
@@ -657,6 +679,8 @@ def _players(state: MiTierraState) -> np.ndarray:
                     _refresh_money(state, q, out, snaps[q])
                 if dirty & GOODS[q]:
                     _refresh_goods(state, q, out, snaps[q])
+                if dirty & PEEK[q]:
+                    _refresh_peeks(state, q, out, snaps[q])
             if dirty & WORK[q]:
                 _refresh_work(state, q, out, snaps[q])
             if dirty & FARM[q]:
@@ -703,9 +727,10 @@ def _build_views(state: MiTierraState) -> list:
     """Every observer's material from scratch."""
     n = state.num_players
     table = np.zeros((n, OBS_SIZE), dtype=np.float32)
+    # (market slots shown: the Established slots, then the Closing ones)
     views = [table, list(table), table.reshape(-1), state.market_version,
-             [None] * n, [-1] * NUM_MARKET_SLOTS, [-1] * len(C.DEV_SLOTS),
-             [False] * C.NUM_MARKET_CARDS]
+             [None] * n, [[-1] * len(state.est), [-1] * len(state.closing)],
+             [-1] * len(C.DEV_SLOTS), [False] * C.NUM_MARKET_CARDS]
     _refresh_public(state, views)
     _board_full(state, views)
     for p, row in enumerate(views[_V_ROWS]):
