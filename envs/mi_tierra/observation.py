@@ -628,11 +628,7 @@ def _write_ranks(state: MiTierraState, out: np.ndarray) -> None:
     """Per seat, the markers above its money marker's stamp (G-08) / 3."""
     stamps = state.stamp
     for q, sq in enumerate(stamps):
-        later = 0
-        for r in stamps:
-            if r > sq:
-                later += 1
-        out[q * PLAYER_BLOCK + _STAMP_RANK] = later / 3.0
+        out[q * PLAYER_BLOCK + _STAMP_RANK] = sum(map(sq.__lt__, stamps)) / 3.0  # r > sq
 
 
 def show_hut(state: MiTierraState, q: int) -> None:
