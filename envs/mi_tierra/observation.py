@@ -215,59 +215,67 @@ _DISPLAY_ROWS = [np.zeros(_DISPLAY_SLOT, dtype=np.float32)] + [
 ]  # by development card + 1 (0: an empty slot)
 
 
-def _game_row(state: MiTierraState) -> np.ndarray:
-    """The `game` block."""
-    out = np.zeros(GAME_BLOCK, dtype=np.float32)
-    g = -_OFF_GAME
-    out[g + _G_PLAYER_COUNT + state.num_players - 2] = 1.0
-    out[g + _G_ROUND] = min(state.round / C.MAX_ROUNDS, 1.0)
-    out[g + _G_END] = float(state.end_triggered)
-    out[g + _G_RAN_OUT] = float(state.pile_ran_out)
-    out[g + _G_PERMS + min(state.perms_seen, 3)] = 1.0
+def _write_game(state: MiTierraState, out: np.ndarray) -> None:
+    """The `game` block, into `out` (at its offset)."""
+    out[_OFF_GAME:_OFF_GAME + GAME_BLOCK] = 0.0
+    out[_G_PLAYER_COUNT + state.num_players - 2] = 1.0
+    out[_G_ROUND] = min(state.round / C.MAX_ROUNDS, 1.0)
+    out[_G_END] = float(state.end_triggered)
+    out[_G_RAN_OUT] = float(state.pile_ran_out)
+    out[_G_PERMS + min(state.perms_seen, 3)] = 1.0
     card = state.event_card
-    out[g + _G_EVENT + _EVENT_INDEX[_CARD_EVENT[card] if card >= 0 else -1]] = 1.0
+    out[_G_EVENT + _EVENT_INDEX[_CARD_EVENT[card] if card >= 0 else -1]] = 1.0
     pile = state.pile
     b_cards = bytes(pile).translate(_B_TABLE).count(1)  # (card ids are below 256)
-    out[g + _G_PILE_A] = min((len(pile) - b_cards) / 23.0, 1.0)
-    out[g + _G_PILE_B] = b_cards / 26.0
+    out[_G_PILE_A] = min((len(pile) - b_cards) / 23.0, 1.0)
+    out[_G_PILE_B] = b_cards / 26.0
     for k in range(min(KNOWN_POSITIONS, len(pile))):
-        out[g + _G_TOP_EXISTS + k] = 1.0
-        out[g + _G_TOP_B + k] = float(_IS_DECK_B[pile[-1 - k]])
-    out[g + _G_DEV_DECK] = len(state.dev_deck) / 15.0
-    return out
+        out[_G_TOP_EXISTS + k] = 1.0
+        out[_G_TOP_B + k] = float(_IS_DECK_B[pile[-1 - k]])
+    out[_G_DEV_DECK] = len(state.dev_deck) / 15.0
 
 
 def _refresh_public(state: MiTierraState, views: list) -> None:
-    """Rewrite, for every observer at once, the public blocks that changed."""
+    """Rewrite the public blocks that changed in the public vector, then copy them to every
+    observer at once (the game block, and the markets … revealed run when one of them moved)."""
+    pub = views[_V_PUBLIC]
     table = views[_V_TABLE]
-    table[:, _OFF_GAME:_OFF_GAME + GAME_BLOCK] = _game_row(state)
+    _write_game(state, pub)
+    table[:, _OFF_GAME:_OFF_GAME + GAME_BLOCK] = pub[_OFF_GAME:_OFF_GAME + GAME_BLOCK]
+    moved = False
     slots = views[_V_SLOTS]
     if slots[0] != state.est:
         shown = slots[0]
         for m, card in enumerate(state.est):
             if shown[m] != card:
                 base = _OFF_MARKETS + m * CARD_FEATURES
-                table[:, base:base + CARD_FEATURES] = _CARD_ROWS[card] if card >= 0 else 0.0
+                pub[base:base + CARD_FEATURES] = _CARD_ROWS[card] if card >= 0 else 0.0
         slots[0] = list(state.est)
+        moved = True
     if slots[1] != state.closing:
         shown = slots[1]
         for m, card in enumerate(state.closing):
             if shown[m] != card:
                 base = _OFF_MARKETS + (4 + m) * CARD_FEATURES
-                table[:, base:base + CARD_FEATURES] = _CARD_ROWS[card] if card >= 0 else 0.0
+                pub[base:base + CARD_FEATURES] = _CARD_ROWS[card] if card >= 0 else 0.0
         slots[1] = list(state.closing)
+        moved = True
     shown = views[_V_DISPLAY]
     if shown != state.display:
         for slot, dev in enumerate(state.display):
             if shown[slot] != dev:
                 base = _OFF_DISPLAY + slot * _DISPLAY_SLOT
-                table[:, base:base + _DISPLAY_SLOT] = _DISPLAY_ROWS[dev + 1]
+                pub[base:base + _DISPLAY_SLOT] = _DISPLAY_ROWS[dev + 1]
         views[_V_DISPLAY] = list(state.display)
+        moved = True
     revealed = state.revealed
     if views[_V_REVEALED] != revealed:
-        table[:, _OFF_REVEALED:_OFF_REVEALED + C.NUM_MARKET_CARDS] = np.frombuffer(
+        pub[_OFF_REVEALED:_OFF_REVEALED + C.NUM_MARKET_CARDS] = np.frombuffer(
             bytes(revealed), dtype=bool)
         views[_V_REVEALED] = list(revealed)
+        moved = True
+    if moved:
+        table[:, _OFF_MARKETS:_OFF_PLAYERS] = pub[_OFF_MARKETS:_OFF_PLAYERS]
 
 
 # --- the board: occupants as observer-relative slots, pairs, blocked spaces, Black Market --------
@@ -716,7 +724,8 @@ def _rotation(n: int, player: int) -> tuple[slice, ...]:
 _ROTATION = {n: [_rotation(n, p) for p in range(n)] for n in C.PLAYER_COUNTS}
 
 
-(_V_TABLE, _V_ROWS, _V_FLAT, _V_MARKET, _V_KNOWN, _V_SLOTS, _V_DISPLAY, _V_REVEALED) = range(8)
+(_V_TABLE, _V_ROWS, _V_FLAT, _V_MARKET, _V_KNOWN, _V_SLOTS, _V_DISPLAY, _V_REVEALED,
+ _V_PUBLIC) = range(9)
 
 
 def _build_views(state: MiTierraState) -> list:
@@ -726,7 +735,8 @@ def _build_views(state: MiTierraState) -> list:
     # (market slots shown: the Established slots, then the Closing ones)
     views = [table, list(table), table.reshape(-1), state.market_version,
              [None] * n, [[-1] * len(state.est), [-1] * len(state.closing)],
-             [-1] * len(C.DEV_SLOTS), [False] * C.NUM_MARKET_CARDS]
+             [-1] * len(C.DEV_SLOTS), [False] * C.NUM_MARKET_CARDS,
+             np.zeros(OBS_SIZE, dtype=np.float32)]  # (the public blocks, at their offsets)
     _refresh_public(state, views)
     _board_full(state, views)
     for p, row in enumerate(views[_V_ROWS]):
