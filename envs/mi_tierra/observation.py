@@ -370,8 +370,9 @@ _CELL_HOT = tuple(6 * c for c in range(C.FARM_CELLS))
 FARM_SIZE = len(_FARM_SCALE)
 _ALL_PLAYERS = MAX_SEATS * PLAYER_BLOCK
 _P = PLAYER_OFFSETS
-# The fast row's scalar fields as the seat refresh reads them: those a worker move changes (see
-# _seat_work), then the others (see _seat_holdings); turn_position is one-hot, written apart.
+# The fast row's scalar fields as the seat refreshes keep them in a seat's snapshot: those a
+# worker move changes (_refresh_work), then the holdings (_refresh_seat and the narrower
+# refreshes); turn_position is one-hot, written apart.
 _WORK_FIELDS = (
     "workers_owned", "workers_in_hut", "workers_on_farm", "retired", "on_lower_road",
     "studies_used",
@@ -429,28 +430,34 @@ def _farm_row(state: MiTierraState, q: int) -> np.ndarray:
     return row
 
 
-def _seat_work(state: MiTierraState, q: int) -> list:
-    """Seat q's raw `_WORK_FIELDS` (the snapshot `_refresh_work` compares with)."""
-    return [state.owned[q], state.hut[q], sum(state.farm_workers[q]), state.retired[q],
-            q in state.space_owner[_LOWER0:_LOWER_STOP], state.studies_used[q]]
+def _blank_snapshot() -> list:
+    """The snapshot `_BLANK_ROW` stands for: nothing held, turn position 0, empty cells."""
+    return [[0, 0, 0, False, False, False], 0, [0] * len(_HOLDING_FIELDS),
+            [0] * C.NUM_GOODS, [False] * C.FARM_CELLS, [C.EMPTY] * C.FARM_CELLS,
+            [0] * C.FARM_CELLS, [C.NO_KIND] * C.FARM_CELLS, [False] * C.NUM_DEV_CARDS]
 
 
-def _seat_holdings(state: MiTierraState, q: int) -> list:
-    """Seat q's raw `_HOLDING_FIELDS` (the snapshot `_refresh_seat` compares with)."""
-    money = state.money[q]
-    cake = state.cake[q]
-    cloth = state.cloth[q]
-    score = (money + C.CAKE_VALUE * cake + C.CLOTH_VALUE * cloth
-             + sum(state.goods[q]) // C.EXCHANGE_RATE)
-    return [money, score, cake, cloth, len(state.known[q]), len(state.known_set[q])]
+def _blank_row() -> np.ndarray:
+    row = np.zeros(PLAYER_BLOCK, dtype=np.float32)
+    row[_P["present"]] = 1.0
+    row[_TURN0] = 1.0
+    for c in range(C.FARM_CELLS):
+        row[_TILES0 + 6 * c + C.EMPTY] = 1.0
+    return row
 
 
-def _seat_snapshot(state: MiTierraState, q: int) -> list:
-    """What seat q's rows were written from: worker values, turn position, holdings, goods,
-    farm workers, then the farm: tiles, barnyard counts and kinds, development cards."""
-    return [_seat_work(state, q), state.order.index(q), _seat_holdings(state, q),
-            list(state.goods[q]), list(state.farm_workers[q]), list(state.tiles[q]),
-            list(state.barn_count[q]), list(state.barn_kind[q]), list(state.devs[q])]
+_BLANK_ROW = _blank_row()
+
+
+def reference_rows(state: MiTierraState) -> np.ndarray:
+    """Every seat's rows in seat order built from scratch the plain way (for the tests)."""
+    out = np.zeros(_ALL_PLAYERS, dtype=np.float32)
+    for q in range(state.num_players):
+        base = q * PLAYER_BLOCK
+        out[base:base + FAST_SIZE] = _fast_row(state, q)
+        out[base + FAST_SIZE:base + PLAYER_BLOCK] = _farm_row(state, q)
+    _write_ranks(state, out)
+    return out
 
 
 def _refresh_work(state: MiTierraState, q: int, out: np.ndarray, snap: list) -> None:
@@ -657,16 +664,19 @@ def _players(state: MiTierraState) -> np.ndarray:
     money (MONEY), its goods (GOODS), its changed worker values and turn position (WORK), its
     changed farm fields (FARM); the ranks are rewritten when `clock` moved."""
     entry = state._players
-    if entry is None:
+    if entry is None:  # every seat from a blank row, through the same refreshes
         out = np.zeros(_ALL_PLAYERS, dtype=np.float32)
+        snaps = []
         for q in range(state.num_players):
-            base = q * PLAYER_BLOCK
-            out[base:base + FAST_SIZE] = _fast_row(state, q)
-            out[base + FAST_SIZE:base + PLAYER_BLOCK] = _farm_row(state, q)
+            out[q * PLAYER_BLOCK:(q + 1) * PLAYER_BLOCK] = _BLANK_ROW
+            snap = _blank_snapshot()
+            _refresh_work(state, q, out, snap)
+            _refresh_seat(state, q, out, snap)
+            _refresh_farm(state, q, out, snap)
+            snaps.append(snap)
         _write_ranks(state, out)
         state.dirty &= ALL_KNOW
-        state._players = [out, state.clock,
-                          [_seat_snapshot(state, q) for q in range(state.num_players)]]
+        state._players = [out, state.clock, snaps]
         return out
     out = entry[0]
     dirty = state.dirty & _ROW_BITS

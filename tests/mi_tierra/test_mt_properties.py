@@ -16,6 +16,7 @@ from huerta.envs.mi_tierra import new_game
 from huerta.envs.mi_tierra.actions import N_ACTIONS, Decision, Stage
 from huerta.envs.mi_tierra.decisions import placement_actions_reference
 from huerta.envs.mi_tierra.game import DEFAULT_MAX_STEPS
+from huerta.envs.mi_tierra.observation import reference_rows
 from huerta.envs.mi_tierra.scenario import scenario, space
 from huerta.envs.mi_tierra.state import MiTierraState
 
@@ -134,6 +135,8 @@ def assert_like_fresh(state, seats):
     fresh = MiTierraState.from_dict(state.to_dict())
     for p in seats:
         np.testing.assert_array_equal(state.observe(p), fresh.observe(p))
+    if seats:  # the player rows kept up to date field by field, against the plain build
+        np.testing.assert_array_equal(state._players[0], reference_rows(state))
     mask = state.legal_mask()
     assert not mask.flags.writeable  # masks are shared between states
     np.testing.assert_array_equal(mask, fresh.legal_mask())
