@@ -9,6 +9,7 @@ JSON round trip resumes exactly where the original would.
 
 from __future__ import annotations
 
+from itertools import pairwise
 from typing import TYPE_CHECKING
 
 from . import components as C
@@ -74,18 +75,18 @@ def enter_stage(state: MiTierraState, stage: int) -> None:
     stage = int(stage)
     state.qpos = 0
     state.sub = 0
-    spaces = _STAGE_SPACES[stage]
-    if spaces is not None:
-        occupied = state.occupied
-        while not occupied & _STAGE_BITS[stage]:
-            stage += 1
-            spaces = _STAGE_SPACES[stage]
-            if spaces is None:
-                state.stage = stage
-                state.queue = list(state.order) if stage == _FARMS else []
-                return
+    if _STAGE_SPACES[stage] is not None:
+        # the zone stages run in the board's space order: the first worker on a space of this
+        # zone or a later one names the stage to enter (none: the farms come next)
+        rest = state.occupied & _FROM_STAGE_BITS[stage]
+        if not rest:
+            state.stage = _FARMS
+            state.queue = list(state.order)
+            return
+        stage = _SPACE_STAGE[(rest & -rest).bit_length() - 1]
         state.stage = stage
-        bits = occupied & _STAGE_BITS[stage]
+        spaces = _STAGE_SPACES[stage]
+        bits = rest & _STAGE_BITS[stage]
         if not bits & (bits - 1):  # one worker
             state.queue = [bits.bit_length() - 1]
             return
@@ -533,6 +534,14 @@ for _stage, _zone in STAGE_ZONE.items():
     _first = C.ZONE_FIRST_SPACE[_zone]
     _STAGE_SPACES[_stage] = tuple(range(_first, _first + C.ZONES[_zone].spaces))
 _STAGE_BITS = [sum(1 << i for i in spaces) if spaces else 0 for spaces in _STAGE_SPACES]
+_ZONE_STAGES = [st for st in range(len(Stage)) if _STAGE_SPACES[st] is not None]
+assert list(range(_FOREST, _CLOTH + 1)) == _ZONE_STAGES and _FARMS == _CLOTH + 1
+assert all(_STAGE_SPACES[a][-1] < _STAGE_SPACES[b][0]  # zone stages follow the space order
+           for a, b in pairwise(_ZONE_STAGES))
+# per zone stage, the bits of its spaces and those of every later zone stage
+_FROM_STAGE_BITS = [sum(_STAGE_BITS[st:_FARMS]) if _STAGE_SPACES[st] else 0
+                    for st in range(len(Stage))]
+_SPACE_STAGE = {i: st for st in _ZONE_STAGES for i in _STAGE_SPACES[st]}
 ROLL_TABLES = {int(k): v for k, v in ROLL_TABLES.items()}
 ANIMAL_STAGES = {int(k): v for k, v in ANIMAL_STAGES.items()}
 
