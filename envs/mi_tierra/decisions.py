@@ -43,7 +43,14 @@ from .flow import (
 )
 from .ledger import gain, pay
 from .market import can_sell_to, complete_sale, inflation, sale_card
-from .observation import BM_TOKEN, FARM, HOLD, HUT, WORK
+from .observation import (
+    FARM,
+    HOLD,
+    WORK,
+    show_black_market,
+    show_hut,
+    show_space,
+)
 
 if TYPE_CHECKING:
     from .state import MiTierraState
@@ -470,10 +477,6 @@ def _resolve_place(state: MiTierraState, p: int, action: int) -> None:
         state.hut[p] -= 1
         state.dirty |= HOLD[p] | WORK[p]  # the farm worker; the hut and the count on the farm
         return
-    if action == _PLACE_LOWER_ROAD:
-        state.dirty |= WORK[p]  # the hut and the lower-road flag
-    else:
-        state.dirty |= HUT[p]
     zone_bits, pair = _PLACE_TARGET[action]
     # G-05: the zone's lowest free space that is not blocked (the action is legal: there is one)
     free = zone_bits & ~(state.occupied | _BLOCKED_BITS[state.num_players])
@@ -482,9 +485,14 @@ def _resolve_place(state: MiTierraState, p: int, action: int) -> None:
     state.space_pair[space] = pair
     state.space_seq[space] = state.place_counter
     state.occupied |= 1 << space
-    state.board_log.append(space)
     state.place_counter += 1
     state.hut[p] -= 2 if pair else 1
+    if state._views is not None:
+        show_space(state, space, -1, p, True if pair else None)
+    if action == _PLACE_LOWER_ROAD:
+        state.dirty |= WORK[p]  # the hut and the lower-road flag
+    elif state._players is not None:
+        show_hut(state, p)
 
 
 def _resolve_upkeep(state: MiTierraState, p: int, action: int) -> None:
@@ -607,13 +615,16 @@ def _resolve_market_turn(state: MiTierraState, p: int, action: int) -> None:
         state.space_owner[space] = -1
         state.space_seq[space] = -1
         state.occupied &= ~(1 << space)
-        state.board_log.append(space)
         if action == PASS:  # MIT-82: home, no more market turns this round
             state.hut[p] += 1
-            state.dirty |= HUT[p]
+            if state._players is not None:
+                show_hut(state, p)
         else:  # MIT-88
             state.bm_workers.append(p)
-            state.board_log.append(BM_TOKEN)
+            if state._views is not None:
+                show_black_market(state)
+        if state._views is not None:
+            show_space(state, space, p, -1, None)
         state.qpos += 1
         return
     state.sale_slot = action - EST_SLOT0 if action < CLOSE_SLOT0 else 4 + action - CLOSE_SLOT0
@@ -642,8 +653,10 @@ def _resolve_black_market(state: MiTierraState, p: int, action: int) -> None:
         state.bm_workers.pop(0)
         state.hut[p] += 1
         state.bm_buys = 0
-        state.dirty |= HUT[p]
-        state.board_log.append(BM_TOKEN)
+        if state._players is not None:
+            show_hut(state, p)
+        if state._views is not None:
+            show_black_market(state)
         return
     infl = inflation(state)
     if action < SELL0 + C.NUM_GOODS:

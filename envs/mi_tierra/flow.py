@@ -9,6 +9,7 @@ JSON round trip resumes exactly where the original would.
 
 from __future__ import annotations
 
+from itertools import pairwise
 from typing import TYPE_CHECKING
 
 from . import components as C
@@ -16,7 +17,7 @@ from .actions import STAGE_ZONE, Decision, Stage
 from .farm import add_animals, harvest_amount
 from .ledger import gain, pay
 from .market import fill_slot, finish_reorder, peek
-from .observation import ALL_HOLD, ALL_WORK, HOLD, HUT, WORK
+from .observation import ALL_HOLD, ALL_WORK, HOLD, WORK, show_hut, show_space
 
 if TYPE_CHECKING:
     from .state import MiTierraState
@@ -74,18 +75,18 @@ def enter_stage(state: MiTierraState, stage: int) -> None:
     stage = int(stage)
     state.qpos = 0
     state.sub = 0
-    spaces = _STAGE_SPACES[stage]
-    if spaces is not None:
-        occupied = state.occupied
-        while not occupied & _STAGE_BITS[stage]:
-            stage += 1
-            spaces = _STAGE_SPACES[stage]
-            if spaces is None:
-                state.stage = stage
-                state.queue = list(state.order) if stage == _FARMS else []
-                return
+    if _STAGE_SPACES[stage] is not None:
+        # the zone stages run in the board's space order: the first worker on a space of this
+        # zone or a later one names the stage to enter (none: the farms come next)
+        rest = state.occupied & _FROM_STAGE_BITS[stage]
+        if not rest:
+            state.stage = _FARMS
+            state.queue = list(state.order)
+            return
+        stage = _SPACE_STAGE[(rest & -rest).bit_length() - 1]
         state.stage = stage
-        bits = occupied & _STAGE_BITS[stage]
+        spaces = _STAGE_SPACES[stage]
+        bits = rest & _STAGE_BITS[stage]
         if not bits & (bits - 1):  # one worker
             state.queue = [bits.bit_length() - 1]
             return
@@ -111,18 +112,21 @@ def finish_worker(state: MiTierraState) -> None:
     """MIT-28: the active worker (or pair) goes back to its owner's hut; next in the queue."""
     space = state.queue[state.qpos]
     owner = state.space_owner[space]
-    state.hut[owner] += 2 if state.space_pair[space] else 1
+    pair = state.space_pair[space]
+    state.hut[owner] += 2 if pair else 1
     state.space_owner[space] = -1
     state.space_pair[space] = False
     state.space_seq[space] = -1
     state.occupied &= ~(1 << space)
-    state.board_log.append(space)
     state.qpos += 1
     state.sub = 0
     state.die_face = 0
     state.pending_tile = -1
     state.rerolling = False
-    state.dirty |= HUT[owner]
+    if state._views is not None:
+        show_space(state, space, owner, -1, False if pair else None)
+    if state._players is not None:
+        show_hut(state, owner)
 
 
 # --- phase 1: turn order (MIT-09 … MIT-13, MIT-93) --------------------------------------------
@@ -154,14 +158,12 @@ def _run_turn_order(state: MiTierraState) -> None:
             state.space_owner[i] = -1
             state.space_seq[i] = -1
             state.occupied &= ~(1 << i)
-            state.board_log.append(i)
+            if state._views is not None:
+                show_space(state, i, owner, -1, None)
     n = state.num_players
     state.studies_used = [False] * n
     state.retired = [False] * n
     state.dirty |= ALL_WORK  # turn order, workers, flags
-    if len(state.board_log) > _BOARD_LOG_LIMIT:  # start the log again (observers rebuild)
-        state.board_log = []
-        state.board_epoch += 1
     enter_stage(state, _UPKEEP)
 
 
@@ -472,7 +474,6 @@ def _run_lower_road(state: MiTierraState) -> None:
         state.decision = int(Decision.NONE)
         state.terminal = state.is_terminal = True
         state.version += 1
-        state.board_epoch += 1
         state.market_version += 1
         state.dirty |= ALL_HOLD
         return
@@ -533,8 +534,15 @@ for _stage, _zone in STAGE_ZONE.items():
     _first = C.ZONE_FIRST_SPACE[_zone]
     _STAGE_SPACES[_stage] = tuple(range(_first, _first + C.ZONES[_zone].spaces))
 _STAGE_BITS = [sum(1 << i for i in spaces) if spaces else 0 for spaces in _STAGE_SPACES]
+_ZONE_STAGES = [st for st in range(len(Stage)) if _STAGE_SPACES[st] is not None]
+assert list(range(_FOREST, _CLOTH + 1)) == _ZONE_STAGES and _FARMS == _CLOTH + 1
+assert all(_STAGE_SPACES[a][-1] < _STAGE_SPACES[b][0]  # zone stages follow the space order
+           for a, b in pairwise(_ZONE_STAGES))
+# per zone stage, the bits of its spaces and those of every later zone stage
+_FROM_STAGE_BITS = [sum(_STAGE_BITS[st:_FARMS]) if _STAGE_SPACES[st] else 0
+                    for st in range(len(Stage))]
+_SPACE_STAGE = {i: st for st in _ZONE_STAGES for i in _STAGE_SPACES[st]}
 ROLL_TABLES = {int(k): v for k, v in ROLL_TABLES.items()}
-_BOARD_LOG_LIMIT = 400  # board changes kept for the observers (a round logs about 20-40)
 ANIMAL_STAGES = {int(k): v for k, v in ANIMAL_STAGES.items()}
 
 from . import decisions as _decisions  # noqa: E402  (circular: used at call time only)

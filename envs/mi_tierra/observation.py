@@ -6,16 +6,17 @@ market cards in view, the event in force, which cards have left the pile) except
 block and the Clock Tower reordering context, which carry only the observer's own peeks.
 `OBS_LAYOUT` lists the named blocks (name, offset, size); seeds/mi_tierra.md documents each value.
 
-Speed: nothing is rebuilt that did not change. The public part is kept up to date in place per
-`market_version` (slot by slot). The player rows are kept once, in seat order, with a snapshot
-of the values they were written from: the rules flag what changed per seat in `state.dirty`
-(holdings, worker counts, the hut alone, the farm, the knowledge) and only the flagged fields
-that differ from the snapshot are rewritten, one by one; the money-stamp ranks when `clock` moved.
-Each observer keeps its own vector of the rest (public part, board, knowledge), rewriting the
-board spaces logged in `board_log` since its last call (the whole board after a new
-`board_epoch`). A call copies that vector, the player rows rotated to the observer, and writes
-the few values of the current decision. These arrays are updated in place: a clone builds its
-own.
+Speed: nothing is rebuilt that did not change. One table holds every observer's vector of
+everything but its player rows and the per-decision blocks: the public blocks are rewritten
+there for all observers at once, per `market_version` and slot by slot; a board space, the Black
+Market and a hut count are written the moment the rules change them (show_space,
+show_black_market, show_hut); the knowledge when flagged. The player rows are kept once, in seat
+order, with a snapshot of the values they were written from: the rules flag what changed per
+seat in `state.dirty` (holdings, money, goods, worker counts, the farm, the knowledge) and only
+the flagged fields that differ from the snapshot are rewritten, one by one; the money-stamp
+ranks when `clock` moved. A call copies the observer's vector and its player rows, rotated, and
+writes the few values of the current decision. These arrays are updated in place: a clone builds
+its own.
 """
 
 from __future__ import annotations
@@ -27,20 +28,20 @@ import numpy as np
 from . import components as C
 from .actions import NUM_DECISIONS, NUM_STAGES, Decision, Stage
 
-BM_TOKEN = C.NUM_SPACES  # a `board_log` entry: the Black Market workers changed
-
 # `state.dirty` bits, per seat q, set by the rules where a seat's observed values change and
 # cleared when the observation brings them up to date: HOLD (any holdings: money, goods, cake,
-# cloth, peek counts, farm workers), MONEY (money alone), GOODS (goods alone), WORK (worker
-# counts and flags, turn position), HUT (the hut count alone), FARM (tiles, barnyards,
+# cloth, peek counts, farm workers), MONEY (money alone), GOODS (goods alone), PEEK (the peek
+# counts alone), WORK (worker counts and flags, turn position), FARM (tiles, barnyards,
 # development cards), KNOW (q's Clock Tower knowledge). Seat q's bits are bits 8q … 8q + 6.
-HOLD, MONEY, GOODS, WORK, HUT, FARM, KNOW = (
+# (Board spaces, the Black Market and the hut count alone are written at once: show_space,
+# show_black_market, show_hut.)
+HOLD, MONEY, GOODS, PEEK, WORK, FARM, KNOW = (
     tuple(1 << (8 * q + kind) for q in range(C.MAX_SEATS)) for kind in range(7))
-SEEN = tuple(h | k for h, k in zip(HOLD, KNOW, strict=True))  # knowledge and its counts
+SEEN = tuple(h | k for h, k in zip(PEEK, KNOW, strict=True))  # knowledge and its counts
 ALL_HOLD = sum(HOLD)
 ALL_WORK = sum(WORK)
 ALL_KNOW = sum(KNOW)
-ALL_DIRTY = sum(HOLD) | sum(MONEY) | sum(GOODS) | ALL_WORK | sum(HUT) | sum(FARM) | ALL_KNOW
+ALL_DIRTY = sum(HOLD) | sum(MONEY) | sum(GOODS) | sum(PEEK) | ALL_WORK | sum(FARM) | ALL_KNOW
 _ROW_BITS = ALL_DIRTY & ~ALL_KNOW  # what _players consumes
 
 if TYPE_CHECKING:
@@ -214,54 +215,67 @@ _DISPLAY_ROWS = [np.zeros(_DISPLAY_SLOT, dtype=np.float32)] + [
 ]  # by development card + 1 (0: an empty slot)
 
 
-def _game_row(state: MiTierraState) -> np.ndarray:
-    """The `game` block."""
-    out = np.zeros(GAME_BLOCK, dtype=np.float32)
-    g = -_OFF_GAME
-    out[g + _G_PLAYER_COUNT + state.num_players - 2] = 1.0
-    out[g + _G_ROUND] = min(state.round / C.MAX_ROUNDS, 1.0)
-    out[g + _G_END] = float(state.end_triggered)
-    out[g + _G_RAN_OUT] = float(state.pile_ran_out)
-    out[g + _G_PERMS + min(state.perms_seen, 3)] = 1.0
+def _write_game(state: MiTierraState, out: np.ndarray) -> None:
+    """The `game` block, into `out` (at its offset)."""
+    out[_OFF_GAME:_OFF_GAME + GAME_BLOCK] = 0.0
+    out[_G_PLAYER_COUNT + state.num_players - 2] = 1.0
+    out[_G_ROUND] = min(state.round / C.MAX_ROUNDS, 1.0)
+    out[_G_END] = float(state.end_triggered)
+    out[_G_RAN_OUT] = float(state.pile_ran_out)
+    out[_G_PERMS + min(state.perms_seen, 3)] = 1.0
     card = state.event_card
-    out[g + _G_EVENT + _EVENT_INDEX[_CARD_EVENT[card] if card >= 0 else -1]] = 1.0
+    out[_G_EVENT + _EVENT_INDEX[_CARD_EVENT[card] if card >= 0 else -1]] = 1.0
     pile = state.pile
     b_cards = bytes(pile).translate(_B_TABLE).count(1)  # (card ids are below 256)
-    out[g + _G_PILE_A] = min((len(pile) - b_cards) / 23.0, 1.0)
-    out[g + _G_PILE_B] = b_cards / 26.0
+    out[_G_PILE_A] = min((len(pile) - b_cards) / 23.0, 1.0)
+    out[_G_PILE_B] = b_cards / 26.0
     for k in range(min(KNOWN_POSITIONS, len(pile))):
-        out[g + _G_TOP_EXISTS + k] = 1.0
-        out[g + _G_TOP_B + k] = float(_IS_DECK_B[pile[-1 - k]])
-    out[g + _G_DEV_DECK] = len(state.dev_deck) / 15.0
-    return out
+        out[_G_TOP_EXISTS + k] = 1.0
+        out[_G_TOP_B + k] = float(_IS_DECK_B[pile[-1 - k]])
+    out[_G_DEV_DECK] = len(state.dev_deck) / 15.0
 
 
 def _refresh_public(state: MiTierraState, views: list) -> None:
-    """Rewrite, for every observer at once, the public blocks that changed."""
+    """Rewrite the public blocks that changed in the public vector, then copy them to every
+    observer at once (the game block, and the markets … revealed run when one of them moved)."""
+    pub = views[_V_PUBLIC]
     table = views[_V_TABLE]
-    table[:, _OFF_GAME:_OFF_GAME + GAME_BLOCK] = _game_row(state)
+    _write_game(state, pub)
+    table[:, _OFF_GAME:_OFF_GAME + GAME_BLOCK] = pub[_OFF_GAME:_OFF_GAME + GAME_BLOCK]
+    moved = False
     slots = views[_V_SLOTS]
-    for m, card in enumerate(state.est):
-        if slots[m] != card:
-            slots[m] = card
-            base = _OFF_MARKETS + m * CARD_FEATURES
-            table[:, base:base + CARD_FEATURES] = _CARD_ROWS[card] if card >= 0 else 0.0
-    for m, card in enumerate(state.closing):
-        if slots[4 + m] != card:
-            slots[4 + m] = card
-            base = _OFF_MARKETS + (4 + m) * CARD_FEATURES
-            table[:, base:base + CARD_FEATURES] = _CARD_ROWS[card] if card >= 0 else 0.0
+    if slots[0] != state.est:
+        shown = slots[0]
+        for m, card in enumerate(state.est):
+            if shown[m] != card:
+                base = _OFF_MARKETS + m * CARD_FEATURES
+                pub[base:base + CARD_FEATURES] = _CARD_ROWS[card] if card >= 0 else 0.0
+        slots[0] = list(state.est)
+        moved = True
+    if slots[1] != state.closing:
+        shown = slots[1]
+        for m, card in enumerate(state.closing):
+            if shown[m] != card:
+                base = _OFF_MARKETS + (4 + m) * CARD_FEATURES
+                pub[base:base + CARD_FEATURES] = _CARD_ROWS[card] if card >= 0 else 0.0
+        slots[1] = list(state.closing)
+        moved = True
     shown = views[_V_DISPLAY]
-    for slot, dev in enumerate(state.display):
-        if shown[slot] != dev:
-            shown[slot] = dev
-            base = _OFF_DISPLAY + slot * _DISPLAY_SLOT
-            table[:, base:base + _DISPLAY_SLOT] = _DISPLAY_ROWS[dev + 1]
+    if shown != state.display:
+        for slot, dev in enumerate(state.display):
+            if shown[slot] != dev:
+                base = _OFF_DISPLAY + slot * _DISPLAY_SLOT
+                pub[base:base + _DISPLAY_SLOT] = _DISPLAY_ROWS[dev + 1]
+        views[_V_DISPLAY] = list(state.display)
+        moved = True
     revealed = state.revealed
     if views[_V_REVEALED] != revealed:
-        table[:, _OFF_REVEALED:_OFF_REVEALED + C.NUM_MARKET_CARDS] = np.frombuffer(
+        pub[_OFF_REVEALED:_OFF_REVEALED + C.NUM_MARKET_CARDS] = np.frombuffer(
             bytes(revealed), dtype=bool)
         views[_V_REVEALED] = list(revealed)
+        moved = True
+    if moved:
+        table[:, _OFF_MARKETS:_OFF_PLAYERS] = pub[_OFF_MARKETS:_OFF_PLAYERS]
 
 
 # --- the board: occupants as observer-relative slots, pairs, blocked spaces, Black Market --------
@@ -292,7 +306,6 @@ def _board_full(state: MiTierraState, views: list) -> None:
     at = _AT[n]
     owner = state.space_owner
     pair = state.space_pair
-    flags = [False] * C.NUM_SPACES
     bits = state.occupied
     while bits:
         low = bits & -bits
@@ -304,9 +317,6 @@ def _board_full(state: MiTierraState, views: list) -> None:
         if pair[i]:
             for k in at[0]:
                 flat[base + MAX_SEATS + k] = 1.0
-            flags[i] = True
-    views[_V_OWNER] = list(owner)
-    views[_V_PAIR] = flags
     if state.bm_workers:
         _write_black_market(state, views)
 
@@ -319,39 +329,28 @@ def _write_black_market(state: MiTierraState, views: list) -> None:
             row[_BM_BASE + (q - p) % n] += 0.2
 
 
-def _board_changes(state: MiTierraState, views: list) -> None:
-    """Rewrite, for every observer, the spaces logged since the last call where they differ
-    from what was written; then empty the log."""
-    flat = views[_V_FLAT]
+def show_space(state: MiTierraState, space: int, old: int, new: int, pair: bool | None) -> None:
+    """Board `space` went from seat `old` to seat `new` (-1: nobody); `pair`, when not None, is
+    its new pair flag. Written at once into every observer's material (the rules call this
+    where the board changes, when `state._views` exists)."""
+    flat = state._views[_V_FLAT]
     at = _AT[state.num_players]
-    owner = state.space_owner
-    pair = state.space_pair
-    shown = views[_V_OWNER]
-    flags = views[_V_PAIR]
-    log = state.board_log
-    for i in log:
-        if i == BM_TOKEN:
-            _write_black_market(state, views)
-            continue
-        q = owner[i]
-        old = shown[i]
-        if q != old:
-            base = _SPACE_BASE[i]
-            if old >= 0:
-                for k in at[old + 1]:
-                    flat[base + k] = 0.0
-            if q >= 0:
-                for k in at[q + 1]:
-                    flat[base + k] = 1.0
-            shown[i] = q
-        flag = q >= 0 and pair[i]
-        if flag != flags[i]:
-            value = 1.0 if flag else 0.0
-            base = _SPACE_BASE[i] + MAX_SEATS
-            for k in at[0]:
-                flat[base + k] = value
-            flags[i] = flag
-    log.clear()
+    base = _SPACE_BASE[space]
+    if old >= 0:
+        for k in at[old + 1]:
+            flat[base + k] = 0.0
+    if new >= 0:
+        for k in at[new + 1]:
+            flat[base + k] = 1.0
+    if pair is not None:
+        value = 1.0 if pair else 0.0
+        for k in at[0]:
+            flat[base + MAX_SEATS + k] = value
+
+
+def show_black_market(state: MiTierraState) -> None:
+    """The Black Market workers changed (called by the rules when `state._views` exists)."""
+    _write_black_market(state, state._views)
 
 
 # --- the player rows ---------------------------------------------------------------------------
@@ -371,8 +370,9 @@ _CELL_HOT = tuple(6 * c for c in range(C.FARM_CELLS))
 FARM_SIZE = len(_FARM_SCALE)
 _ALL_PLAYERS = MAX_SEATS * PLAYER_BLOCK
 _P = PLAYER_OFFSETS
-# The fast row's scalar fields as the seat refresh reads them: those a worker move changes (see
-# _seat_work), then the others (see _seat_holdings); turn_position is one-hot, written apart.
+# The fast row's scalar fields as the seat refreshes keep them in a seat's snapshot: those a
+# worker move changes (_refresh_work), then the holdings (_refresh_seat and the narrower
+# refreshes); turn_position is one-hot, written apart.
 _WORK_FIELDS = (
     "workers_owned", "workers_in_hut", "workers_on_farm", "retired", "on_lower_road",
     "studies_used",
@@ -430,28 +430,34 @@ def _farm_row(state: MiTierraState, q: int) -> np.ndarray:
     return row
 
 
-def _seat_work(state: MiTierraState, q: int) -> list:
-    """Seat q's raw `_WORK_FIELDS` (the snapshot `_refresh_work` compares with)."""
-    return [state.owned[q], state.hut[q], sum(state.farm_workers[q]), state.retired[q],
-            q in state.space_owner[_LOWER0:_LOWER_STOP], state.studies_used[q]]
+def _blank_snapshot() -> list:
+    """The snapshot `_BLANK_ROW` stands for: nothing held, turn position 0, empty cells."""
+    return [[0, 0, 0, False, False, False], 0, [0] * len(_HOLDING_FIELDS),
+            [0] * C.NUM_GOODS, [False] * C.FARM_CELLS, [C.EMPTY] * C.FARM_CELLS,
+            [0] * C.FARM_CELLS, [C.NO_KIND] * C.FARM_CELLS, [False] * C.NUM_DEV_CARDS]
 
 
-def _seat_holdings(state: MiTierraState, q: int) -> list:
-    """Seat q's raw `_HOLDING_FIELDS` (the snapshot `_refresh_seat` compares with)."""
-    money = state.money[q]
-    cake = state.cake[q]
-    cloth = state.cloth[q]
-    score = (money + C.CAKE_VALUE * cake + C.CLOTH_VALUE * cloth
-             + sum(state.goods[q]) // C.EXCHANGE_RATE)
-    return [money, score, cake, cloth, len(state.known[q]), len(state.known_set[q])]
+def _blank_row() -> np.ndarray:
+    row = np.zeros(PLAYER_BLOCK, dtype=np.float32)
+    row[_P["present"]] = 1.0
+    row[_TURN0] = 1.0
+    for c in range(C.FARM_CELLS):
+        row[_TILES0 + 6 * c + C.EMPTY] = 1.0
+    return row
 
 
-def _seat_snapshot(state: MiTierraState, q: int) -> list:
-    """What seat q's rows were written from: worker values, turn position, holdings, goods,
-    farm workers, then the farm: tiles, barnyard counts and kinds, development cards."""
-    return [_seat_work(state, q), state.order.index(q), _seat_holdings(state, q),
-            list(state.goods[q]), list(state.farm_workers[q]), list(state.tiles[q]),
-            list(state.barn_count[q]), list(state.barn_kind[q]), list(state.devs[q])]
+_BLANK_ROW = _blank_row()
+
+
+def reference_rows(state: MiTierraState) -> np.ndarray:
+    """Every seat's rows in seat order built from scratch the plain way (for the tests)."""
+    out = np.zeros(_ALL_PLAYERS, dtype=np.float32)
+    for q in range(state.num_players):
+        base = q * PLAYER_BLOCK
+        out[base:base + FAST_SIZE] = _fast_row(state, q)
+        out[base + FAST_SIZE:base + PLAYER_BLOCK] = _farm_row(state, q)
+    _write_ranks(state, out)
+    return out
 
 
 def _refresh_work(state: MiTierraState, q: int, out: np.ndarray, snap: list) -> None:
@@ -530,6 +536,22 @@ def _refresh_goods(state: MiTierraState, q: int, out: np.ndarray, snap: list) ->
         seen[1] = v
         x = v * _S_SCORE
         out[base + _AT_SCORE] = x if x < 1.0 else 1.0
+
+
+def _refresh_peeks(state: MiTierraState, q: int, out: np.ndarray, snap: list) -> None:
+    """Rewrite seat q's peek counts where they differ from its snapshot."""
+    base = q * PLAYER_BLOCK
+    seen = snap[2]
+    v = len(state.known[q])
+    if v != seen[4]:
+        seen[4] = v
+        x = v * _S_PEEKED
+        out[base + _AT_PEEKED] = x if x < 1.0 else 1.0
+    v = len(state.known_set[q])
+    if v != seen[5]:
+        seen[5] = v
+        x = v * _S_PEEKED_SET
+        out[base + _AT_PEEKED_SET] = x if x < 1.0 else 1.0
 
 
 def _refresh_seat(state: MiTierraState, q: int, out: np.ndarray, snap: list) -> None:
@@ -621,29 +643,40 @@ def _write_ranks(state: MiTierraState, out: np.ndarray) -> None:
     """Per seat, the markers above its money marker's stamp (G-08) / 3."""
     stamps = state.stamp
     for q, sq in enumerate(stamps):
-        later = 0
-        for r in stamps:
-            if r > sq:
-                later += 1
-        out[q * PLAYER_BLOCK + _STAMP_RANK] = later / 3.0
+        out[q * PLAYER_BLOCK + _STAMP_RANK] = sum(map(sq.__lt__, stamps)) / 3.0  # r > sq
+
+
+def show_hut(state: MiTierraState, q: int) -> None:
+    """Seat q's hut count changed alone (placements, workers going home): written at once (the
+    rules call this when `state._players` exists)."""
+    entry = state._players
+    seen = entry[2][q][0]
+    v = state.hut[q]
+    if seen[1] != v:
+        seen[1] = v
+        x = v * _S_HUT
+        entry[0][q * PLAYER_BLOCK + _AT_HUT] = x if x < 1.0 else 1.0
 
 
 def _players(state: MiTierraState) -> np.ndarray:
     """Every seat's rows in seat order (the observer's view is a rotation of it), brought up to
     date in place from the `dirty` bits: a seat's changed holdings and farm workers (HOLD), its
-    changed worker values and turn position (WORK), its hut count (HUT), its changed farm fields
-    (FARM); the ranks are rewritten when `clock` moved."""
+    money (MONEY), its goods (GOODS), its changed worker values and turn position (WORK), its
+    changed farm fields (FARM); the ranks are rewritten when `clock` moved."""
     entry = state._players
-    if entry is None:
+    if entry is None:  # every seat from a blank row, through the same refreshes
         out = np.zeros(_ALL_PLAYERS, dtype=np.float32)
+        snaps = []
         for q in range(state.num_players):
-            base = q * PLAYER_BLOCK
-            out[base:base + FAST_SIZE] = _fast_row(state, q)
-            out[base + FAST_SIZE:base + PLAYER_BLOCK] = _farm_row(state, q)
+            out[q * PLAYER_BLOCK:(q + 1) * PLAYER_BLOCK] = _BLANK_ROW
+            snap = _blank_snapshot()
+            _refresh_work(state, q, out, snap)
+            _refresh_seat(state, q, out, snap)
+            _refresh_farm(state, q, out, snap)
+            snaps.append(snap)
         _write_ranks(state, out)
         state.dirty &= ALL_KNOW
-        state._players = [out, state.clock,
-                          [_seat_snapshot(state, q) for q in range(state.num_players)]]
+        state._players = [out, state.clock, snaps]
         return out
     out = entry[0]
     dirty = state.dirty & _ROW_BITS
@@ -660,15 +693,10 @@ def _players(state: MiTierraState) -> np.ndarray:
                     _refresh_money(state, q, out, snaps[q])
                 if dirty & GOODS[q]:
                     _refresh_goods(state, q, out, snaps[q])
+                if dirty & PEEK[q]:
+                    _refresh_peeks(state, q, out, snaps[q])
             if dirty & WORK[q]:
                 _refresh_work(state, q, out, snaps[q])
-            elif dirty & HUT[q]:  # placements and workers going home: one value
-                work_seen = snaps[q][0]
-                v = state.hut[q]
-                if work_seen[1] != v:
-                    work_seen[1] = v
-                    x = v * _S_HUT
-                    out[q * PLAYER_BLOCK + _AT_HUT] = x if x < 1.0 else 1.0
             if dirty & FARM[q]:
                 _refresh_farm(state, q, out, snaps[q])
     if entry[1] != state.clock:
@@ -706,19 +734,20 @@ def _rotation(n: int, player: int) -> tuple[slice, ...]:
 _ROTATION = {n: [_rotation(n, p) for p in range(n)] for n in C.PLAYER_COUNTS}
 
 
-(_V_TABLE, _V_ROWS, _V_FLAT, _V_MARKET, _V_EPOCH, _V_KNOWN, _V_SLOTS, _V_DISPLAY, _V_REVEALED,
- _V_OWNER, _V_PAIR) = range(11)
+(_V_TABLE, _V_ROWS, _V_FLAT, _V_MARKET, _V_KNOWN, _V_SLOTS, _V_DISPLAY, _V_REVEALED,
+ _V_PUBLIC) = range(9)
 
 
 def _build_views(state: MiTierraState) -> list:
     """Every observer's material from scratch."""
     n = state.num_players
     table = np.zeros((n, OBS_SIZE), dtype=np.float32)
-    views = [table, list(table), table.reshape(-1), state.market_version, state.board_epoch,
-             [None] * n, [-1] * NUM_MARKET_SLOTS, [-1] * len(C.DEV_SLOTS),
-             [False] * C.NUM_MARKET_CARDS, None, None]
+    # (market slots shown: the Established slots, then the Closing ones)
+    views = [table, list(table), table.reshape(-1), state.market_version,
+             [None] * n, [[-1] * len(state.est), [-1] * len(state.closing)],
+             [-1] * len(C.DEV_SLOTS), [False] * C.NUM_MARKET_CARDS,
+             np.zeros(OBS_SIZE, dtype=np.float32)]  # (the public blocks, at their offsets)
     _refresh_public(state, views)
-    state.board_log.clear()
     _board_full(state, views)
     for p, row in enumerate(views[_V_ROWS]):
         _knowledge(state, p, row)
@@ -734,12 +763,6 @@ def _sync(state: MiTierraState, views: list) -> None:
     if views[_V_MARKET] != state.market_version:
         _refresh_public(state, views)
         views[_V_MARKET] = state.market_version
-    if views[_V_EPOCH] != state.board_epoch:
-        state.board_log.clear()
-        _board_full(state, views)
-        views[_V_EPOCH] = state.board_epoch
-    elif state.board_log:
-        _board_changes(state, views)
     if state.dirty & ALL_KNOW:
         dirty = state.dirty
         state.dirty &= ~ALL_KNOW
@@ -760,9 +783,13 @@ def observe(state: MiTierraState, player: int, out: np.ndarray | None = None) ->
     views = state._views
     if views is None:
         views = _build_views(state)
-    else:
+    elif views[_V_MARKET] != state.market_version or state.dirty & ALL_KNOW:
         _sync(state, views)
-    rows = _players(state)
+    entry = state._players
+    if entry is None or state.dirty & _ROW_BITS or entry[1] != state.clock:
+        rows = _players(state)
+    else:
+        rows = entry[0]
     out[:] = views[_V_ROWS][player]
     # the player rows, rotated so that the observer comes first
     n = state.num_players

@@ -60,7 +60,7 @@ class MiTierraState(GameState):
     __slots__ = (
         *_INT_FIELDS, *_BOOL_FIELDS, *_LIST_FIELDS, *_NESTED_FIELDS, "rng", "version",
         "_mask", "_mask_version", "_legal", "_legal_version", "occupied", "_cells_cache",
-        "market_version", "dirty", "board_log", "board_epoch", "_views", "_players", "is_terminal",
+        "market_version", "dirty", "_views", "_players", "is_terminal",
     )
 
     def __init__(self) -> None:
@@ -71,15 +71,14 @@ class MiTierraState(GameState):
         self._legal: list[int] = []
         self.occupied = 0  # bit i set when board space i holds a worker (from space_owner)
         self._cells_cache: list = [None] * C.MAX_SEATS
-        # Observation cache keys (not serialised, see observation.py): bumped when market cards,
-        # the display, the round or the end flags change; when a player's holdings change; when
-        # only a player's worker counts change; when a player's farm or cards change. Board
-        # spaces (and the Black Market, as BM_TOKEN) are logged as they change, per round.
+        # Observation caches (not serialised, see observation.py): `market_version` is bumped
+        # when market cards, the display, the round or the end flags change; `dirty` flags per
+        # seat what changed since observed; `_views` (every observer's vector but the player
+        # rows) and `_players` (the player rows) are updated in place, the board and hut counts
+        # the moment the rules change them.
         self.market_version = 0
-        self.dirty = ALL_DIRTY  # per-seat bits: what changed since observed (observation.py)
-        self.board_log: list[int] = []
-        self.board_epoch = 0
-        self._views = None  # every observer's material (see observation.py)
+        self.dirty = ALL_DIRTY
+        self._views = None
         self._players = None
         self.rng: np.random.Generator = None  # set by new_game, from_dict and clone
         # the engine protocol's flag, a plain attribute (read twice an agent step): always
@@ -91,8 +90,6 @@ class MiTierraState(GameState):
         self.version += 1
         self.market_version += 1
         self.dirty = ALL_DIRTY
-        self.board_log = []
-        self.board_epoch += 1
         self._drop_caches()
         self.occupied = _occupied_bits(self.space_owner)
 
@@ -202,8 +199,6 @@ class MiTierraState(GameState):
         new.occupied = self.occupied
         new.market_version = self.market_version
         new.dirty = ALL_DIRTY
-        new.board_log = list(self.board_log)
-        new.board_epoch = self.board_epoch
         new._mask = self._mask  # read-only, shared
         new._mask_version = self._mask_version
         new._legal_version = self._legal_version
