@@ -109,8 +109,11 @@ def _die(canvas: Canvas, x: float, y: float, solo: bool, size: float = 15) -> No
     fill = ZARA_COLOUR if solo else "white"
     canvas.rect((x - size / 2, y - size / 2, x + size / 2, y + size / 2), fill=fill,
                 outline="#111111", width=2)
-    canvas.text((x, y), "Z" if solo else "d", size=11, fill="white" if solo else INK,
-                anchor="mm")
+    if solo:
+        canvas.text((x, y), "Z", size=11, fill="white", anchor="mm")
+    else:  # the three-pip face
+        for k in (-1, 0, 1):
+            canvas.circle((x + 3.5 * k, y + 3.5 * k), 1.6, fill="#111111")
 
 
 def _mule(canvas: Canvas, x: float, y: float, p: int, acting: bool) -> None:
@@ -194,7 +197,7 @@ def _track(canvas: Canvas, state: AlpujarrasState) -> None:
         canvas.rect((x + 1, y, x + width - 2, y + height), fill=fill, outline="#8a8a8a")
         canvas.text((x + 4, y + 2), str(s), size=10, fill=SOFT_INK)
         label = _space_label(space)
-        canvas.text((x + width / 2, y + 21), label, size=13 if len(label) < 6 else 11,
+        canvas.text((x + width / 2, y + 19), label, size=13 if len(label) < 6 else 11,
                     fill=INK, anchor="mm")
         if space.segment != prev_segment:
             prev_segment = space.segment
@@ -202,7 +205,7 @@ def _track(canvas: Canvas, state: AlpujarrasState) -> None:
             canvas.text((x + 3, y - 7), C.SEGMENT_NAMES[space.segment], size=11,
                         fill="#333333", anchor="lm")
         here = sorted(at.get(s, []), key=lambda i: state.spot[i])
-        _pieces(canvas, state, here, x + width / 2, y + 42, width - 6, acting)
+        _pieces(canvas, state, here, x + width / 2, y + 41, width - 6, acting)
 
 
 def _pieces(canvas: Canvas, state: AlpujarrasState, pieces: list[int], cx: float, cy: float,
@@ -214,7 +217,7 @@ def _pieces(canvas: Canvas, state: AlpujarrasState, pieces: list[int], cx: float
     per_row = max(1, int(room // step))
     rows = [pieces[k:k + per_row] for k in range(0, len(pieces), per_row)]
     for r, row in enumerate(rows):
-        y = cy + (r - (len(rows) - 1) / 2) * 15
+        y = cy + (r - (len(rows) - 1) / 2) * 17
         x0 = cx - (len(row) - 1) * step / 2
         for k, i in enumerate(row):
             x = x0 + k * step
