@@ -201,9 +201,8 @@ class _Callbacks:
                     self._evaluate()  # the untrained policy: where the learning curve starts
 
             def _on_step(self) -> bool:
-                if self.bar is not None:
-                    self.bar.n = self.num_timesteps
-                    self.bar.refresh()
+                if self.bar is not None:  # update() redraws at most every mininterval
+                    self.bar.update(self.num_timesteps - self.bar.n)
                 for info in self.locals.get("infos", []):
                     episode = info.get("episode")
                     if episode is not None and "is_winner" in info:
