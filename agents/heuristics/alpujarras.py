@@ -32,7 +32,8 @@ scored by its result.
 
 **The plan of the solo game** (`solo_value`): a win needs all ten duties (a new fruit kind
 delivered at every market and the end, a zakat paid at every harvest and the end) and more
-dirhems than Zara, so the value is the log of the chance of winning. The next three duties are
+dirhems than Zara, so the value is the log of the chance of winning. A duty still open on the
+space the mule stands on must be met with what is held now; after it the next three duties are
 checked in order against the holdings, each taking what it uses (the cheapest token of a kind
 not yet delivered whose farmland holds a farmer; the zakat card closest to payable, after the
 harvest's fruit): the items still missing in all, against the stops left to gather them (the
@@ -47,10 +48,11 @@ judged over several of her futures (fresh die rolls).
 
 **The search** takes human shortcuts: the harvest comes first on a harvest space; free icons
 (place, irrigate, norias, fruit) are always resolved; a gained fruit is one of the two kinds
-needed most (a swap gives back one of the two needed least); the mule considers the six nearest
-free standard spaces, the next two market or harvest spaces and the furthest free end space;
-icons resolved in another order reach the same position once (transpositions). Norias are spent
-after the icons, or before them when the icons would overflow the cap; a placement spends as
+needed most (a swap gives back one of the two needed least; the need is measured with the norias
+set aside, since the value counts on them for exactly such swaps); the mule considers the six
+nearest free standard spaces, the next two market or harvest spaces and the furthest free end
+space; icons resolved in another order reach the same position once (transpositions). Norias are
+spent after the icons, or before them when the icons would overflow the cap; a placement spends as
 many norias as it can; a turn spends at most twice on a standard space and three times
 elsewhere, with one farmer move and two fruit swaps (swaps only where a delivery, goal or zakat
 can use them). Multiplayer turns are searched without noria spends first, then the spends are
@@ -460,7 +462,7 @@ def solo_value(state: AlpujarrasState, w: SoloWeights = SOLO) -> float:
     fruit = list(state.fruit[0])
     farmers = list(state.farmers[0])
     zara = state.zara_farmers
-    leads = [f for f in _F if farmers[f] > zara[f]]
+    leads = [f for f in _F if farmers[f] and farmers[f] >= zara[f]]  # ZG-11: ties are yours
     norias, dirhems = state.norias[0], state.dirhems[0]
     unpaid = [c for c in range(C.NUM_ZAKAT_CARDS) if not state.zakat_paid[c]]
     kinds = set(kinds_done)
@@ -476,14 +478,26 @@ def solo_value(state: AlpujarrasState, w: SoloWeights = SOLO) -> float:
     planned = 0
     missing_total = 0
     logp += math.log(w.far_duty) * max(0, len(duties) - w.window)
-    for k, (before, kind) in enumerate(duties[:w.window]):
-        if k == 1:
-            stops += doubles - used
-        if k:
-            stops += w.stop_rate * before
+    # (standard spaces before it, delivery, zakat, harvest first, met now): the duty of the visit
+    # in progress (a delivery or zakat still open here) first, to be met with what is held now
+    plan = [(before, kind in (C.MARKET, C.END), kind in (C.HARVEST, C.END), kind == C.HARVEST,
+             False) for before, kind in duties[:w.window]]
+    here = track.kinds[pos]
+    deliver_now = state.market_left and here in (C.K_MARKET, C.K_END)
+    zakat_now = state.card_left and here in (C.K_HARVEST, C.K_END)
+    if deliver_now or zakat_now:
+        plan.insert(0, (0, deliver_now, zakat_now, state.harvest_left, True))
+    k = -1  # future duties seen
+    for before, deliver, zakat, harvest, now in plan:
+        if not now:
+            k += 1
+            if k == 1:
+                stops += doubles - used
+            if k:
+                stops += w.stop_rate * before
         missing = 0
         risk = 1.0
-        if kind in (C.MARKET, C.END):
+        if deliver:
             m, best_kind, best_value, town = _best_delivery(state, fruit, farmers, kinds)
             if best_kind < 0:
                 missing += 6
@@ -493,10 +507,10 @@ def solo_value(state: AlpujarrasState, w: SoloWeights = SOLO) -> float:
                 kinds.add(best_kind)
                 planned += best_value - 1
                 missing += m
-                if k == 0 and m == 0 and best_value == lowest[best_kind]:
+                if k == 0 and not now and m == 0 and best_value == lowest[best_kind]:
                     risk = w.risk
-        if kind in (C.HARVEST, C.END):
-            if kind == C.HARVEST:
+        if zakat:
+            if harvest:
                 for f in leads:
                     if fruit[C.PRIMARY[f]] < C.FRUIT_CAP:
                         fruit[C.PRIMARY[f]] += 1
@@ -511,7 +525,7 @@ def solo_value(state: AlpujarrasState, w: SoloWeights = SOLO) -> float:
         cover = min(norias, missing, sum(fruit))  # a noria swaps a spare fruit into a missing one
         norias -= cover
         missing_total += missing - cover
-        logp += math.log(_readiness(missing_total, stops) * risk)
+        logp += math.log(_readiness(missing_total, 0.0 if now else stops) * risk)
     # out-earning Zara: her markets and harvests still to come against the tokens planned
     die = state.pos[state.die]
     zara_markets = zara_harvests = 0
@@ -608,7 +622,11 @@ def _fruit_choices(s: AlpujarrasState, mask: np.ndarray, need: list[float]) -> l
 
 
 def fruit_need(state: AlpujarrasState, me: int, value) -> list[float]:
-    """How much one more fruit of each kind is worth to `me` now, by `value(state, me)`."""
+    """How much one more fruit of each kind is worth to `me` now, by `value(state, me)`. The
+    norias are set aside while it is measured: the value counts on them to swap a missing fruit
+    in, and the swap's gain is among the choices this ranking makes."""
+    norias = state.norias[me]
+    state.norias[me] = 0
     base = value(state, me)
     out = []
     for t in _T:
@@ -618,6 +636,7 @@ def fruit_need(state: AlpujarrasState, me: int, value) -> list[float]:
         state.fruit[me][t] += 1
         out.append(value(state, me) - base)
         state.fruit[me][t] -= 1
+    state.norias[me] = norias
     return out
 
 

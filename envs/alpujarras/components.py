@@ -165,18 +165,24 @@ class Segment:
     spaces: tuple[tuple[str, bool], ...]  # (icon text, on the 4-player side only)
 
 
-# G-07: the segment catalogue (the market or harvest space is the segment's last space).
+# G-07: the segment catalogue (the market or harvest space is the segment's last space). Every
+# standard space of the 2-3 player side beyond the go segment shows two kinds of icon, one of them
+# a place or a fruit: the solo game gives about one stop per segment (the player must pass the
+# die, which halts on every market and harvest space), and each stop must feed a delivery or a
+# zakat (ZG-09 has the figures).
 SEGMENTS: tuple[Segment, ...] = (
     Segment("GO", GO, (("P", False), ("I", False))),
-    Segment("MA", MARKET, (("P", False), ("I", False), ("P+N", True), ("D2", False))),
-    Segment("MB", MARKET, (("P:green", False), ("M+F", True), ("I+D", False), ("P", False))),
-    Segment("MC", MARKET, (("P2", False), ("I", False), ("F2", True), ("N", False))),
-    Segment("MD", MARKET, (("P:red", False), ("I+N", False), ("M", True), ("P+D", False))),
-    Segment("HA", HARVEST, (("P", False), ("I", False), ("P+N", True), ("M", False))),
-    Segment("HB", HARVEST, (("P:yellow", False), ("F+D", True), ("I", False), ("P", False))),
-    Segment("HC", HARVEST, (("P2", False), ("M+N", True), ("I", False), ("D2", False))),
-    Segment("HD", HARVEST, (("P:orange", False), ("I", False), ("F+N", True),
-                            ("P:purple", False))),
+    Segment("MA", MARKET, (("P+F", False), ("I+P", False), ("P+N", True), ("P+D2", False))),
+    Segment("MB", MARKET, (("P:green+F", False), ("M+F", True), ("I+D", False),
+                           ("P+F", False))),
+    Segment("MC", MARKET, (("P2+F", False), ("I+P", False), ("F2", True), ("P+N", False))),
+    Segment("MD", MARKET, (("P:red+F", False), ("I+N", False), ("M", True), ("P+D", False))),
+    Segment("HA", HARVEST, (("P+F", False), ("I+P", False), ("P+N", True), ("P+M", False))),
+    Segment("HB", HARVEST, (("P:yellow+F", False), ("F+D", True), ("I+P", False),
+                            ("P+F", False))),
+    Segment("HC", HARVEST, (("P2+F", False), ("M+N", True), ("I+P", False), ("P+D2", False))),
+    Segment("HD", HARVEST, (("P:orange+F", False), ("I+P", False), ("F+N", True),
+                            ("P:purple+F", False))),
     Segment("END", END, ()),
 )
 SEGMENT_NAMES = tuple(s.name for s in SEGMENTS)
@@ -406,13 +412,16 @@ class Zakat:
         return " + ".join(parts)
 
 
-# (plain side, star side) per card; plain Z0 is the rulebook's example (D10).
+# (plain side, star side) per card. Plain Z0 is the rulebook's example (D10); every other plain
+# side asks two fruit, so the plain cards together ask each kind twice. A star side adds a third
+# fruit (each kind three times over the five star sides) and 2 norias or 2 dirhems (Z0: the
+# farmer); see ZG-09 for how these were tuned.
 ZAKAT_CARDS = (
-    (Zakat((ORANGE, LEMON), farmer=True), Zakat((ORANGE, LEMON, GRAPE), farmer=True)),
-    (Zakat((APPLE, CHERRY), norias=1), Zakat((APPLE, CHERRY), norias=2, farmer=True)),
-    (Zakat((GRAPE, APPLE), dirhems=1), Zakat((GRAPE, APPLE, CHERRY), dirhems=2)),
-    (Zakat((CHERRY, LEMON), norias=1), Zakat((CHERRY, LEMON, ORANGE), norias=2)),
-    (Zakat((GRAPE, ORANGE), dirhems=1), Zakat((GRAPE, ORANGE, APPLE), dirhems=2, farmer=True)),
+    (Zakat((ORANGE, LEMON), farmer=True), Zakat((ORANGE, LEMON, APPLE), farmer=True)),
+    (Zakat((APPLE, CHERRY)), Zakat((APPLE, CHERRY, GRAPE), norias=2)),
+    (Zakat((GRAPE, APPLE)), Zakat((GRAPE, APPLE, LEMON), dirhems=2)),
+    (Zakat((CHERRY, LEMON)), Zakat((CHERRY, LEMON, ORANGE), norias=2)),
+    (Zakat((GRAPE, ORANGE)), Zakat((GRAPE, ORANGE, CHERRY), dirhems=2)),
 )
 NUM_ZAKAT_CARDS = len(ZAKAT_CARDS)
 DOUBLE_TURNS_DEFAULT = 3

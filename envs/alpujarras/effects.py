@@ -79,11 +79,18 @@ def irrigate(state: AlpujarrasState, p: int, c: int) -> None:
             gain_fruit(state, p, kind)
 
 
+def ties_count(state: AlpujarrasState) -> bool:
+    """ALP-46, ZG-11: whether a tie for the most farmers wins a harvest: yes with 3-4 players and
+    in the solo game (Zara only out-harvests you where she has strictly more), no with 2."""
+    return state.num_players >= 3 or state.solo
+
+
 def harvest(state: AlpujarrasState, p: int) -> None:
     """ALP-45 … ALP-47, G-21, ZG-11: one primary fruit per farmland where p has the most
-    farmers (at least one; ties count with 3-4 players, strictly more with 2 players and
-    against Zara); a sixth fruit becomes a noria."""
+    farmers (at least one; ties count with 3-4 players and against Zara, strictly more with 2
+    players); a sixth fruit becomes a noria."""
     n = state.num_players
+    ties = ties_count(state)
     mine = state.farmers[p]
     for f in range(C.NUM_FARMLANDS):
         count = mine[f]
@@ -93,7 +100,7 @@ def harvest(state: AlpujarrasState, p: int) -> None:
             other = state.zara_farmers[f]
         else:
             other = max(state.farmers[q][f] for q in range(n) if q != p)
-        if count > other or (n >= 3 and count == other):
+        if count > other or (ties and count == other):
             t = C.PRIMARY[f]
             if not gain_fruit(state, p, t):
                 gain_norias(state, p, 1)
@@ -102,6 +109,7 @@ def harvest(state: AlpujarrasState, p: int) -> None:
 def harvest_farmlands(state: AlpujarrasState, p: int) -> list[bool]:
     """Per farmland, whether a harvest by p now would pay it (for the observation)."""
     n = state.num_players
+    ties = ties_count(state)
     out = []
     for f in range(C.NUM_FARMLANDS):
         count = state.farmers[p][f]
@@ -112,7 +120,7 @@ def harvest_farmlands(state: AlpujarrasState, p: int) -> list[bool]:
             other = state.zara_farmers[f]
         else:
             other = max((state.farmers[q][f] for q in range(n) if q != p), default=0)
-        out.append(count > other or (n >= 3 and count == other))
+        out.append(count > other or (ties and count == other))
     return out
 
 

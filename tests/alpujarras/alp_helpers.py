@@ -19,11 +19,11 @@ HARVESTS = (9, 17, 25, 33)
 END_SPACES = (34, 35, 36)  # ratios 5, 4, 3
 P_ANY = 0  # "P"
 IRRIGATE = 1  # "I"
-D2 = 4  # "D2"
-MOVE_ICON = 8  # "M"
-P_GREEN = 10  # "P:green"
-P2 = 18  # "P2"
-NORIA = 20  # "N"
+D2 = 4  # "P+D2"
+MOVE_ICON = 8  # "P+M"
+P_GREEN = 10  # "P:green+F"
+P2 = 18  # "P2+F"
+NORIA = 20  # "P+N"
 
 
 def legal(state) -> set[int]:

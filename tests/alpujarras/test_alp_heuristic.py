@@ -78,13 +78,11 @@ def test_beats_random_four_players():
     assert summary.wins[0] / summary.games >= 0.75
 
 
-def test_solo_meets_far_more_duties_than_random():
-    """The solo game at the default variant. Winning needs all ten duties (five zakats, five
-    different deliveries) and more dirhems than Zara; with this engine's track data a win is out
-    of reach for both agents (README: 0 wins in 200 games each, and a perfect-information beam
-    search found none either), so the measure is how many duties an agent meets before it loses
-    (random: almost none, it never stops in a market ready to deliver; the heuristic about 2.5,
-    README)."""
+def test_solo_beats_zara_sometimes_and_random_never():
+    """ZARA-20 at the default variant: a win needs all ten duties (five zakats, five different
+    deliveries) and more dirhems than Zara. On 60 fixed deals the heuristic wins some games (the
+    balance script measures 16% over 200 deals, seeds/alpujarras.md ZG-09; two is a safe floor)
+    and meets most duties; random play never stops in a market ready to deliver."""
     heuristic = random = 0
     wins = [0, 0]
     games = 60
@@ -97,9 +95,9 @@ def test_solo_meets_far_more_duties_than_random():
                              seed=700 + g)
         random += duties_met(state)
         wins[1] += bool(state.winners())
-    assert heuristic / games >= 2.0
+    assert wins[0] >= 2 and wins[1] == 0
+    assert heuristic / games >= 6.5
     assert random / games <= 0.5
-    assert wins[0] >= wins[1]
 
 
 def test_delivers_the_token_its_fruit_pays_for():

@@ -167,15 +167,16 @@ def test_zs11_zakat_example():
 def test_zs12_harvest_first_then_the_zakat_is_due():
     """ZS-12 (ZG-16, ZG-13): before harvesting, zakat cards and END_TURN are masked while the
     harvest and noria spends are legal; after it, payable cards are legal and END_TURN stays
-    masked while one is payable."""
+    masked while one is payable (card 1: an apple and a cherry)."""
     s = at(1, HARVESTS[0], fruit={0: {APPLE: 1, CHERRY: 1}}, norias={0: 3})
     mask = legal(s)
     assert not mask & CARDS and END_TURN not in mask
     assert DO_HARVEST in mask and spend(3) in mask
     play(s, DO_HARVEST)
-    assert card(1) in legal(s) and END_TURN not in legal(s)
+    assert legal(s) & CARDS == {card(1)} and END_TURN not in legal(s)
     play(s, card(1))
-    assert s.norias[0] == 2 and END_TURN in legal(s)
+    assert s.fruit[0][APPLE] == s.fruit[0][CHERRY] == 0 and s.zakat_paid[1]
+    assert s.norias[0] == 3 and END_TURN in legal(s)
 
 
 def test_zs13_no_zakat_payable_loses_at_once():
@@ -290,11 +291,13 @@ def test_zs19_variants():
         assert zakat_side(starred, i) == star and len(star.fruits) >= len(plain.fruits)
 
 
-def test_zs20_player_harvest_is_strict_against_zara():
-    """ZS-20 (ZG-11, ZARA-23): player 2 / Zara 2 in green, 1 / 0 in red: a cherry only."""
-    s = at(1, HARVESTS[0], farmers={0: {GREEN: 2, RED: 1}}, zara_farmers=[2, 0, 0, 0, 0])
+def test_zs20_player_harvest_keeps_ties_against_zara():
+    """ZS-20 (ZG-11, ZARA-23): player 2 / Zara 2 in green, 1 / 0 in red, 1 / 2 in yellow: a tie
+    is the player's (an apple and a cherry), fewer farmers than Zara pay nothing (no lemon)."""
+    s = at(1, HARVESTS[0], farmers={0: {GREEN: 2, RED: 1, YELLOW: 1}},
+           zara_farmers=[2, 0, 2, 0, 0])
     play(s, DO_HARVEST)
-    assert s.fruit[0] == [0, 1, 0, 0, 0]
+    assert s.fruit[0] == [1, 1, 0, 0, 0]
 
 
 def test_zs21_zara_harvest_ties_pay_nothing():

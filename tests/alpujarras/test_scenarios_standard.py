@@ -237,9 +237,10 @@ def test_ts21_take_fruit_icons_under_the_cap():
 
 
 def test_ts22_dirhem_icons_pay_on_arrival():
-    """TS-22 (ALP-36, G-18): a D2 space pays 2 dirhems at once, no decision needed."""
+    """TS-22 (ALP-36, G-18): a P+D2 space pays its 2 dirhems at once, with no decision for them:
+    only the place icon and ending the turn are left."""
     s = at(2, D2)
-    assert s.dirhems[0] == 2 and legal(s) == {END_TURN}
+    assert s.dirhems[0] == 2 and legal(s) == {DO_PLACE, END_TURN}
 
 
 def test_alp23_icons_in_any_order_and_end_turn_forfeits_the_rest():
