@@ -93,6 +93,7 @@ def numbers_table() -> list[str]:
         ("DIE_SIDES", "sides of the die"),
         ("DOUBLE_TURNS_DEFAULT", "solo: double turns at the start (variant 0-5)"),
         ("SOLO_CONDITION_PENALTY", "solo score_margin reward: penalty for unmet conditions"),
+        ("SOLO_DUTY_POTENTIAL", "solo reward shaping: potential per duty met (G-29)"),
         ("MAX_SPACES", "MOVE_TO ids (target spaces on the 4-player side)"),
     )
     rows = [(f"`{k}`", getattr(C, k), meaning) for k, meaning in names]

@@ -428,6 +428,7 @@ DOUBLE_TURNS_DEFAULT = 3
 DOUBLE_TURNS_RANGE = tuple(range(0, 6))  # ZG-12
 STAR_SIDES_RANGE = tuple(range(0, NUM_ZAKAT_CARDS + 1))
 SOLO_CONDITION_PENALTY = 20  # score_margin reward on a solo loss by conditions (see rewards)
+SOLO_DUTY_POTENTIAL = 4  # solo reward shaping: points of potential per duty met (see state)
 
 PLAYER_COUNTS = (1, 2, 3, 4)  # 1 = the solo game against Zara
 

@@ -152,6 +152,16 @@ class AlpujarrasState(GameState):
             return [float(rules.solo_margin(self))]
         return [1.0 if self.won() else -1.0]
 
+    def shaping_potential(self, seat: int) -> float:
+        """Multiplayer: the score margin. Solo: the margin over Zara plus SOLO_DUTY_POTENTIAL
+        points per duty met (zakats paid, fruit kinds delivered), since a win needs all ten
+        duties before points count; a learner is then paid for each duty as it meets it."""
+        if not self.solo:
+            return super().shaping_potential(seat)
+        duties = sum(self.zakat_paid) + len({t // 10 for t in self.tokens[0]})
+        return float(rules.score(self, 0) - rules.zara_score(self)
+                     + C.SOLO_DUTY_POTENTIAL * duties)
+
     # observation.observe(state, player, out=None): the vector of OBS_SIZE values from
     # `player`'s seat, written into `out` when given (bound directly: the hot path)
     observe = observation.observe

@@ -108,6 +108,14 @@ class GameState(abc.ABC):
         """Terminal rewards for every seat (see `huerta.envs.core.rewards`)."""
         return terminal_rewards(self.scores(), self.ranking_keys(), mode)
 
+    def shaping_potential(self, seat: int) -> float:
+        """How well `seat` stands, in score points, for potential-based reward shaping: its score
+        minus the best other score. Games whose win needs more than points (the Alpujarras solo
+        game) add their progress toward it."""
+        scores = self.scores()
+        others = [v for other, v in enumerate(scores) if other != seat]
+        return float(scores[seat] - (max(others) if others else 0))
+
 
 @dataclass(frozen=True)
 class GameSpec:

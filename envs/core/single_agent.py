@@ -37,9 +37,10 @@ class SingleAgentEnv(gymnasium.Env):
             a number instead ends the episode with that reward (for algorithms without masks,
             and for Gymnasium's `check_env`, which samples unmasked actions).
         shaping: weight of potential-based shaping (default 0: off). With w > 0 each step also
-            pays w times the change of the learner's score margin (own score minus the best
-            other score) since its previous move; over an episode these add up to w times the
-            final margin, so the win/loss objective is kept and only made denser.
+            pays w times the change of the learner's `shaping_potential` since its previous move:
+            the score margin (own score minus the best other score), plus in the Alpujarras solo
+            game the duties met (see seeds/alpujarras.md); over an episode these add up to w
+            times the final potential, so the win/loss objective is kept and only made denser.
     """
 
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "render_fps": 2}
@@ -138,10 +139,7 @@ class SingleAgentEnv(gymnasium.Env):
     def _margin_potential(self) -> float:
         if not self.shaping:
             return 0.0
-        scores = self.game.scores()
-        mine = scores[self.learner_seat]
-        others = [v for seat, v in enumerate(scores) if seat != self.learner_seat]
-        return self.shaping * (mine - (max(others) if others else 0))
+        return self.shaping * self.game.shaping_potential(self.learner_seat)
 
     def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         game = self.game

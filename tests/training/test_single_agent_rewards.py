@@ -92,6 +92,29 @@ def test_shaping_pays_the_change_of_the_score_margin():
     assert total == pytest.approx(1.0 + 0.1 * (scores[0] - scores[1]) - 0.1 * (8 - 8))
 
 
+def test_solo_shaping_pays_each_duty_met():
+    """The Alpujarras solo game (ZARA-20): points count only once all ten duties are met, so its
+    shaping potential adds SOLO_DUTY_POTENTIAL per duty to the margin over Zara. Harvesting
+    (nothing to harvest: no farmers) pays nothing; paying zakat card 1 (an apple and a cherry,
+    no points) pays exactly shaping x SOLO_DUTY_POTENTIAL."""
+    from huerta.envs.alpujarras import components as AC
+    from huerta.envs.alpujarras.actions import DO_HARVEST, card
+    from huerta.envs.alpujarras.scenario import arrive
+    from huerta.envs.alpujarras.scenario import scenario as alp_scenario
+
+    state = arrive(alp_scenario(1, fruit={0: {AC.APPLE: 1, AC.CHERRY: 1}}), 9)  # HARVEST 9
+    env = gymnasium.make("huerta/AlpujarrasSolo-v0", shaping=0.5).unwrapped
+    env.reset(seed=0)
+    env.game = state
+    env._potential = env._margin_potential()
+    before = state.shaping_potential(0)
+    assert env.step(DO_HARVEST)[1] == 0.0
+    _, reward, terminated, _, _ = env.step(card(1))
+    assert not terminated and state.zakat_paid[1]
+    assert state.shaping_potential(0) == before + AC.SOLO_DUTY_POTENTIAL
+    assert reward == pytest.approx(0.5 * AC.SOLO_DUTY_POTENTIAL)
+
+
 def test_learner_seat_is_random_per_episode_unless_fixed():
     env = gymnasium.make("huerta/Finca-v0", num_players=3).unwrapped
     seats = {env.reset(seed=s)[1]["learner_seat"] for s in range(30)}
