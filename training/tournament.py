@@ -162,6 +162,11 @@ def _progress(iterator, total: int, desc: str, enabled: bool):
     return tqdm(iterator, total=total, desc=f"tournament {desc}")
 
 
+# Solo games (one seat, e.g. Alpujarras against Zara) are rated as the agent against this
+# pseudo-agent, the game's scripted opponent: every solo agent meets the same one.
+SOLO_OPPONENT = "scripted opponent"
+
+
 def summarise(
     game: str, players: int, codes: list[str], results: list[dict[str, Any]]
 ) -> TournamentResult:
@@ -179,8 +184,12 @@ def summarise(
             s.rank_sum += r["ranks"][seat]
             if seat in winners:
                 s.wins += 1.0 / len(winners)
-        rated_games.append(([labels[a] for a in seats], r["ranks"]))
-    ratings = openskill_ratings(rated_games, labels)
+        if len(seats) == 1:  # a solo game: the agent against the game's scripted opponent
+            lineup = [labels[seats[0]], SOLO_OPPONENT]
+            rated_games.append((lineup, [0, 1] if winners else [1, 0]))
+        else:
+            rated_games.append(([labels[a] for a in seats], r["ranks"]))
+    ratings = openskill_ratings(rated_games, [*labels, SOLO_OPPONENT])
     for s in stats:
         if s.games:
             s.win_rate = s.wins / s.games
@@ -197,9 +206,14 @@ def format_results(result: TournamentResult) -> str:
         f"{'agent':<22} {'games':>6} {'win %':>7} {'95% CI':>15} {'mean score':>11} "
         f"{'mean rank':>10} {'rating':>8}"
     )
+    if result.players == 1:
+        title = (f"{result.game}, solo against the game's opponent, {len(result.games)} games "
+                 f"(the same deals for every agent; rating against the opponent)")
+    else:
+        title = (f"{result.game}, {result.players} players, {len(result.games)} games "
+                 f"(seats rotated, paired deals)")
     lines = [
-        f"{result.game}, {result.players} players, {len(result.games)} games "
-        f"(seats rotated, paired deals)",
+        title,
         header,
         "-" * len(header),
     ]

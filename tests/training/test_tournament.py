@@ -40,6 +40,26 @@ def test_ratings_order_a_consistent_winner_first():
     assert ratings["idle"][0] == pytest.approx(25.0)
 
 
+def test_solo_results_are_rated_against_the_scripted_opponent():
+    """One-seat games (Alpujarras against Zara) are rated as each agent against one pseudo-agent,
+    the game's scripted opponent: the agent that beats it more often rates higher."""
+    def game(seat, won):
+        return {"seats": [seat], "scores": [12], "winners": [0] if won else [], "ranks": [0],
+                "terminated": True}
+
+    results = [game(0, k < 6) for k in range(10)] + [game(1, k < 1) for k in range(10)]
+    result = summarise("alpujarras", 1, ["strong", "weak"], results)
+    strong, weak = result.stats
+    assert (strong.wins, weak.wins) == (6, 1) and strong.games == weak.games == 10
+    assert strong.mu > weak.mu
+
+
+def test_a_solo_tournament_runs_end_to_end():
+    result = run_tournament("alpujarras", ["heuristic", "random"], players=1, games=2, seed=3)
+    assert [s.games for s in result.stats] == [2, 2]
+    assert format_results(result).startswith("alpujarras, solo against the game's opponent")
+
+
 def test_summary_of_crafted_results_counts_shared_victories_fractionally():
     def game(seats, scores, winners, ranks):
         return {"seats": seats, "scores": scores, "winners": winners, "ranks": ranks,
