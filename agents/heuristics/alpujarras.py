@@ -618,7 +618,7 @@ def _fruit_choices(s: AlpujarrasState, mask: np.ndarray, need: list[float]) -> l
     """The two fruit kinds needed most (to gain) or least (to give back in a swap)."""
     kinds = [t for t in _T if mask[FRUIT0 + t]]
     kinds.sort(key=lambda t: need[t], reverse=s.phase != _P_SWAP_RETURN)
-    return [FRUIT0 + t for t in kinds[:FRUIT_CHOICES]]
+    return [FRUIT0 + t for t in kinds[:FRUIT_CHOICES if s.solo else 1]]
 
 
 def fruit_need(state: AlpujarrasState, me: int, value) -> list[float]:
