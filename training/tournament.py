@@ -219,9 +219,10 @@ def format_results(result: TournamentResult) -> str:
     ]
     for s in sorted(result.stats, key=lambda s: -s.rating):
         ci = f"[{100 * s.ci_low:5.1f}, {100 * s.ci_high:5.1f}]"
+        rank = f"{s.mean_rank:10.2f}" if result.players > 1 else f"{'-':>10}"  # solo: no seats
         lines.append(
             f"{s.label:<22} {s.games:6d} {100 * s.win_rate:7.1f} {ci:>15} {s.mean_score:11.1f} "
-            f"{s.mean_rank:10.2f} {s.rating:8.2f}"
+            f"{rank} {s.rating:8.2f}"
         )
     unfinished = sum(1 for g in result.games if not g["terminated"])
     if unfinished:

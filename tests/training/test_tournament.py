@@ -57,7 +57,9 @@ def test_solo_results_are_rated_against_the_scripted_opponent():
 def test_a_solo_tournament_runs_end_to_end():
     result = run_tournament("alpujarras", ["heuristic", "random"], players=1, games=2, seed=3)
     assert [s.games for s in result.stats] == [2, 2]
-    assert format_results(result).startswith("alpujarras, solo against the game's opponent")
+    table = format_results(result)
+    assert table.startswith("alpujarras, solo against the game's opponent")
+    assert all(line.split()[-2] == "-" for line in table.splitlines()[3:])  # no mean rank
 
 
 def test_summary_of_crafted_results_counts_shared_victories_fractionally():
