@@ -202,7 +202,8 @@ class _Callbacks:
 
             def _on_step(self) -> bool:
                 if self.bar is not None:  # update() redraws at most every mininterval
-                    self.bar.update(self.num_timesteps - self.bar.n)
+                    # (the last rollout may run past the target; the bar stops at it)
+                    self.bar.update(min(self.num_timesteps, self.bar.total) - self.bar.n)
                 for info in self.locals.get("infos", []):
                     episode = info.get("episode")
                     if episode is not None and "is_winner" in info:
