@@ -18,7 +18,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 from huerta.agents import make_agent
-from huerta.envs.alpujarras import components as C
+from huerta.envs.alpujarras.effects import solo_duties_met
 from huerta.training.matches import play_game
 from huerta.training.ratings import wilson_interval
 
@@ -59,7 +59,7 @@ def play(agent_code: str, options: dict, seeds: range) -> Tally:
     for seed in seeds:
         agent = make_agent(agent_code, "alpujarras", seed=seed)
         _, state = play_game("alpujarras", [agent], seed=seed, options=options)
-        met = sum(state.zakat_paid) + len({C.token_fruit(t) for t in state.tokens[0]})
+        met = solo_duties_met(state)
         tally.games += 1
         tally.wins += state.won()
         tally.duties += met

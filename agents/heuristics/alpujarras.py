@@ -82,7 +82,7 @@ from huerta.envs.alpujarras.actions import (
     SPEND0,
     Phase,
 )
-from huerta.envs.alpujarras.effects import score, zara_score
+from huerta.envs.alpujarras.effects import harvest_farmlands, score, ties_count, zara_score
 from huerta.envs.alpujarras.goals import ZAKAT_FRUIT, goal_flags, zakat_side
 from huerta.envs.alpujarras.state import AlpujarrasState
 from huerta.envs.core.view import PlayerView
@@ -297,7 +297,7 @@ def position_value(state: AlpujarrasState, me: int, w: Weights = DEFAULT) -> flo
     # farmland majorities before the harvests
     if harvests:
         n = state.num_players
-        ties = n >= 3
+        ties = ties_count(state)
         held = state.fruit[me]
         for f in _F:
             if not mine[f]:
@@ -462,7 +462,7 @@ def solo_value(state: AlpujarrasState, w: SoloWeights = SOLO) -> float:
     fruit = list(state.fruit[0])
     farmers = list(state.farmers[0])
     zara = state.zara_farmers
-    leads = [f for f in _F if farmers[f] and farmers[f] >= zara[f]]  # ZG-11: ties are yours
+    leads = [f for f, pays in enumerate(harvest_farmlands(state, 0)) if pays]
     norias, dirhems = state.norias[0], state.dirhems[0]
     unpaid = [c for c in range(C.NUM_ZAKAT_CARDS) if not state.zakat_paid[c]]
     kinds = set(kinds_done)

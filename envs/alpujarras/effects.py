@@ -190,6 +190,11 @@ def zara_score(state: AlpujarrasState) -> int:
     return state.zara_dirhems + sum(t % 10 - 1 for t in state.zara_tokens)
 
 
+def solo_duties_met(state: AlpujarrasState) -> int:
+    """ZARA-20's ten duties met so far: zakats paid plus fruit kinds delivered."""
+    return sum(state.zakat_paid) + len({t // 10 for t in state.tokens[0]})
+
+
 def solo_conditions_met(state: AlpujarrasState) -> bool:
     """ZARA-20: all five zakats paid and five tokens of five different fruits."""
     kinds = {t // 10 for t in state.tokens[0]}

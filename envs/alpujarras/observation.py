@@ -792,7 +792,7 @@ def _render_farm(state: AlpujarrasState, cache: _ObsCache) -> None:
             return
     cache.farm_mule = mule
     mv = cache.mv
-    ties = n >= 3 or solo  # ZG-11
+    ties = effects.ties_count(state)  # ALP-46, ZG-11
     for f in _FARMLAND_SETS[dirty]:
         col = [farmers[q][f] for q in range(n)]
         z = zara[f]

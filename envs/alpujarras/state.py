@@ -17,7 +17,7 @@ import numpy as np
 from ..core.engine import GameState
 from ..core.errors import CorruptRecordError
 from . import components as C
-from . import observation, rules
+from . import effects, observation, rules
 from .actions import N_ACTIONS
 from .groups import ALL_GROUPS
 
@@ -158,9 +158,8 @@ class AlpujarrasState(GameState):
         duties before points count; a learner is then paid for each duty as it meets it."""
         if not self.solo:
             return super().shaping_potential(seat)
-        duties = sum(self.zakat_paid) + len({t // 10 for t in self.tokens[0]})
         return float(rules.score(self, 0) - rules.zara_score(self)
-                     + C.SOLO_DUTY_POTENTIAL * duties)
+                     + C.SOLO_DUTY_POTENTIAL * effects.solo_duties_met(self))
 
     # observation.observe(state, player, out=None): the vector of OBS_SIZE values from
     # `player`'s seat, written into `out` when given (bound directly: the hot path)
