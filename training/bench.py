@@ -29,7 +29,9 @@ class BenchResult:
 
 
 def _pick(mask: np.ndarray, rand: random.Random) -> int:
-    legal = np.flatnonzero(mask)
+    """A uniformly random legal action: the harness's share of a step, kept small (nonzero on
+    the 1-d mask is about a third of flatnonzero's cost) so the figures measure the env."""
+    legal = mask.nonzero()[0]
     return int(legal[int(rand.random() * len(legal))])
 
 

@@ -1324,7 +1324,7 @@ def observe(state: AlpujarrasState, player: int, out: np.ndarray | None = None) 
     """`player`'s view of `state` written into `out` (float32, OBS_SIZE; a new array if None);
     `AlpujarrasState.observe`."""
     if out is None:
-        out = np.zeros(OBS_SIZE, dtype=np.float32)
+        out = np.empty(OBS_SIZE, dtype=np.float32)  # (every value is written below)
     cache = state._obs_cache
     if cache is None:
         cache = state._obs_cache = _new_cache(state)

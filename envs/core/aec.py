@@ -106,8 +106,7 @@ class BoardGameAEC(AECEnv):
         if game is None:
             raise RuntimeError("call reset() before observe()")
         seat = self.agent_name_mapping[agent]
-        observation = np.empty(self.game_spec.observation_size, dtype=np.float32)
-        game.observe(seat, observation)
+        observation = game.observe(seat)  # a fresh vector: the game copies what it caches
         if game.current_player == seat and not game.is_terminal and agent in self.agents:
             mask = game.legal_mask().astype(np.int8)
         else:

@@ -215,24 +215,35 @@ _DISPLAY_ROWS = [np.zeros(_DISPLAY_SLOT, dtype=np.float32)] + [
 ]  # by development card + 1 (0: an empty slot)
 
 
+_HOT4 = tuple(tuple(1.0 if k == i else 0.0 for k in range(4)) for i in range(4))
+_PLAYER_COUNT_HOT = {n: tuple(1.0 if k == n - 2 else 0.0 for k in range(3))
+                     for n in C.PLAYER_COUNTS}
+_TOP_EXISTS = tuple((1.0,) * k + (0.0,) * (KNOWN_POSITIONS - k) for k in range(KNOWN_POSITIONS + 1))
+_NO_LETTERS = tuple((0,) * (KNOWN_POSITIONS - k) for k in range(KNOWN_POSITIONS + 1))
+assert [name for name, _, _ in GAME_FIELDS] == [
+    "player_count", "round", "end_triggered", "pile_ran_out", "permanents_seen",
+    "event_in_force", "pile_a_cards", "pile_b_cards", "top_position_exists",
+    "top_position_is_b", "dev_deck_cards"]
+
+
 def _write_game(state: MiTierraState, out: np.ndarray) -> None:
-    """The `game` block, into `out` (at its offset)."""
-    out[_OFF_GAME:_OFF_GAME + GAME_BLOCK] = 0.0
-    out[_G_PLAYER_COUNT + state.num_players - 2] = 1.0
-    out[_G_ROUND] = min(state.round / C.MAX_ROUNDS, 1.0)
-    out[_G_END] = float(state.end_triggered)
-    out[_G_RAN_OUT] = float(state.pile_ran_out)
-    out[_G_PERMS + min(state.perms_seen, 3)] = 1.0
-    card = state.event_card
-    out[_G_EVENT + _EVENT_INDEX[_CARD_EVENT[card] if card >= 0 else -1]] = 1.0
+    """The `game` block, into `out` (at its offset), in one assignment in GAME_FIELDS order."""
     pile = state.pile
-    b_cards = bytes(pile).translate(_B_TABLE).count(1)  # (card ids are below 256)
-    out[_G_PILE_A] = min((len(pile) - b_cards) / 23.0, 1.0)
-    out[_G_PILE_B] = b_cards / 26.0
-    for k in range(min(KNOWN_POSITIONS, len(pile))):
-        out[_G_TOP_EXISTS + k] = 1.0
-        out[_G_TOP_B + k] = float(_IS_DECK_B[pile[-1 - k]])
-    out[_G_DEV_DECK] = len(state.dev_deck) / 15.0
+    letters = bytes(pile).translate(_B_TABLE)  # 1 per deck B card (card ids are below 256)
+    b_cards = letters.count(1)
+    top = letters[:-KNOWN_POSITIONS - 1:-1]  # the top positions' deck letters, top first
+    card = state.event_card
+    perms = state.perms_seen
+    x = state.round / C.MAX_ROUNDS
+    a = (len(pile) - b_cards) / 23.0
+    out[_OFF_GAME:_OFF_GAME + GAME_BLOCK] = (
+        *_PLAYER_COUNT_HOT[state.num_players], x if x < 1.0 else 1.0,
+        1.0 if state.end_triggered else 0.0, 1.0 if state.pile_ran_out else 0.0,
+        *_HOT4[perms if perms < 3 else 3],
+        *_HOT4[_EVENT_INDEX[_CARD_EVENT[card] if card >= 0 else -1]],
+        a if a < 1.0 else 1.0, b_cards / 26.0,
+        *_TOP_EXISTS[len(top)], *top, *_NO_LETTERS[len(top)], len(state.dev_deck) / 15.0,
+    )
 
 
 def _refresh_public(state: MiTierraState, views: list) -> None:
@@ -778,8 +789,6 @@ def _sync(state: MiTierraState, views: list) -> None:
 def observe(state: MiTierraState, player: int, out: np.ndarray | None = None) -> np.ndarray:
     """`player`'s view of `state`, written into `out` (float32, OBS_SIZE) when given, else into
     a new vector; returns it (this is the state's `observe` method)."""
-    if out is None:
-        out = np.zeros(OBS_SIZE, dtype=np.float32)
     views = state._views
     if views is None:
         views = _build_views(state)
@@ -790,7 +799,10 @@ def observe(state: MiTierraState, player: int, out: np.ndarray | None = None) ->
         rows = _players(state)
     else:
         rows = entry[0]
-    out[:] = views[_V_ROWS][player]
+    if out is None:
+        out = views[_V_ROWS][player].copy()
+    else:
+        out[:] = views[_V_ROWS][player]
     # the player rows, rotated so that the observer comes first
     n = state.num_players
     rotation = _ROTATION[n][player]

@@ -244,3 +244,51 @@ def test_explicit_chance_mode_plays_whole_games():
             state.apply(legal[rng.integers(len(legal))])
             assert not state.check_consistency()
         assert rolls > 0
+
+
+@pytest.mark.parametrize("n", PLAYER_COUNTS)
+def test_game_block_reads_the_public_game_facts(n):
+    """The observation's `game` block, decoded field by field from OBS_LAYOUT, states the round,
+    the end flags, the permanents seen, the event in force, the pile's A and B counts, the deck
+    letters of its top positions and the development deck, for every observer, all game long."""
+    from huerta.envs.mi_tierra.observation import GAME_FIELDS, OBS_LAYOUT
+
+    offset = dict((name, off) for name, off, _ in OBS_LAYOUT)["game"]
+    at = {}
+    for name, size, _ in GAME_FIELDS:
+        at[name] = slice(offset, offset + size)
+        offset += size
+    events = {-1: 0, C.INFLATION: 1, C.STRIKE: 2, C.FRUIT_FLY: 3}
+    rng = np.random.default_rng(n)
+    for seed in range(6):
+        state = new_game(n, seed=50 + seed)
+        while not state.is_terminal:
+            _check_game_block(state, n, at, events)
+            legal = state.legal_actions()
+            state.apply(legal[rng.integers(len(legal))])
+        _check_game_block(state, n, at, events)
+
+
+def _check_game_block(state, n, at, events):
+    """Every observer's game block against the facts, recomputed plainly."""
+    pile = state.pile
+    letters = [int(C.IS_DECK_B[card]) for card in reversed(pile[-4:])]  # top first
+    b_cards = sum(C.IS_DECK_B[card] for card in pile)
+    event = -1 if state.event_card < 0 else C.MARKET_CARDS[state.event_card].event
+    expected = {
+        "player_count": np.eye(3)[n - 2],
+        "round": [min(state.round / C.MAX_ROUNDS, 1.0)],
+        "end_triggered": [state.end_triggered], "pile_ran_out": [state.pile_ran_out],
+        "permanents_seen": np.eye(4)[min(state.perms_seen, 3)],
+        "event_in_force": np.eye(4)[events[event]],
+        "pile_a_cards": [min((len(pile) - b_cards) / 23.0, 1.0)],
+        "pile_b_cards": [b_cards / 26.0],
+        "top_position_exists": [1.0] * len(letters) + [0.0] * (4 - len(letters)),
+        "top_position_is_b": letters + [0] * (4 - len(letters)),
+        "dev_deck_cards": [len(state.dev_deck) / 15.0],
+    }
+    for p in range(n):
+        obs = state.observe(p)
+        for name, values in expected.items():
+            np.testing.assert_allclose(obs[at[name]], np.asarray(values, np.float32),
+                                       err_msg=f"{name}, round {state.round}")
