@@ -2,9 +2,9 @@
 
     python scripts/golden_playthroughs.py
 
-Each file is the transcript of a seeded random game; tests/test_golden.py replays the same record
-and fails if a single line differs, so any change of rules, setup or descriptions shows up as a
-diff to review. Regenerate only when such a change is intended.
+Each file is the transcript of a seeded random game; tests/core/test_records_contract.py replays
+the same record and fails if a single line differs, so any change of rules, setup or descriptions
+shows up as a diff to review. Regenerate only when such a change is intended.
 """
 
 from __future__ import annotations
