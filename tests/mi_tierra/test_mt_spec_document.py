@@ -63,8 +63,8 @@ def doc() -> str:
 
 
 def _block_text(doc: str, name: str) -> str:
-    begin = tables.BEGIN.format(name=name)
-    end = tables.END.format(name=name)
+    begin = tables.GENERATED.begin(name)
+    end = tables.GENERATED.end(name)
     assert doc.count(begin) == 1, f"seeds/mi_tierra.md needs exactly one block {begin}"
     start = doc.index(begin) + len(begin)
     stop = doc.index(end, start)
