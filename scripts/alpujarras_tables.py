@@ -6,9 +6,9 @@ Every table in seeds/alpujarras.md that restates a number of the code sits betwe
     ...the table...
     <!-- end: NAME -->
 
-and is produced by one function below. tests/alpujarras/test_spec_document.py fails when a block
-differs from this script's output, so after changing components.py, actions.py or observation.py
-a maintainer runs
+and is produced by one function below. tests/alpujarras/test_alp_spec_document.py fails when a
+block differs from this script's output, so after changing components.py, actions.py or
+observation.py a maintainer runs
 
     .venv/bin/python scripts/alpujarras_tables.py            # print every table
     .venv/bin/python scripts/alpujarras_tables.py actions    # print one table
@@ -18,6 +18,10 @@ a maintainer runs
 Descriptions the code cannot supply (what an action means, what an observation field holds) live
 here, keyed by name: a new action kind, phase, block or field without a description makes this
 script fail, so the document cannot silently fall behind.
+
+The markers, the markdown helpers, --write/--check and the command line are shared with the
+other games' scripts in scripts/spec_tables.py (imported from this script's own folder, see
+there); this script holds only the Alpujarras tables and their descriptions.
 """
 
 from __future__ import annotations

@@ -18,6 +18,10 @@ observation.py a maintainer runs
 Descriptions that the code cannot supply (what an action means, what an observation block holds)
 live here, keyed by name: a new action kind, phase or observation block without a description
 makes this script fail, so the document cannot silently fall behind.
+
+The markers, the markdown helpers, --write/--check and the command line are shared with the
+other games' scripts in scripts/spec_tables.py (imported from this script's own folder, see
+there); this script holds only the Finca tables and their descriptions.
 """
 
 from __future__ import annotations
