@@ -33,7 +33,7 @@ from __future__ import annotations
 import argparse
 import re
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -83,8 +83,8 @@ class SpecTables:
 
     doc: Path
     script: str
-    tables: Mapping[str, TableFunction]
-    description: str
+    tables: Mapping[str, TableFunction] = field(repr=False)
+    description: str = field(repr=False)
     doc_label: str = "the document"
 
     @classmethod
@@ -134,7 +134,8 @@ class SpecTables:
         """The command line: print the named blocks (all without names), or `--write` the
         document, or `--check` it (exit status 1 and a message when it is stale)."""
         names = ", ".join(self.tables)
-        parser = argparse.ArgumentParser(description=self.description.splitlines()[0])
+        summary = next(iter(self.description.splitlines()), None)  # None under python -OO
+        parser = argparse.ArgumentParser(description=summary)
         parser.add_argument("tables", nargs="*", help=f"tables to print: {names}")
         mode = parser.add_mutually_exclusive_group()
         mode.add_argument(
