@@ -6,9 +6,9 @@ Every table in seeds/alpujarras.md that restates a number of the code sits betwe
     ...the table...
     <!-- end: NAME -->
 
-and is produced by one function below. tests/alpujarras/test_spec_document.py fails when a block
-differs from this script's output, so after changing components.py, actions.py or observation.py
-a maintainer runs
+and is produced by one function below. tests/alpujarras/test_alp_spec_document.py fails when a
+block differs from this script's output, so after changing components.py, actions.py or
+observation.py a maintainer runs
 
     .venv/bin/python scripts/alpujarras_tables.py            # print every table
     .venv/bin/python scripts/alpujarras_tables.py actions    # print one table
@@ -18,11 +18,14 @@ a maintainer runs
 Descriptions the code cannot supply (what an action means, what an observation field holds) live
 here, keyed by name: a new action kind, phase, block or field without a description makes this
 script fail, so the document cannot silently fall behind.
+
+The markers, the markdown helpers, --write/--check and the command line are shared with the
+other games' scripts in scripts/spec_tables.py (imported from this script's own folder, see
+there); this script holds only the Alpujarras tables and their descriptions.
 """
 
 from __future__ import annotations
 
-import argparse
 import re
 import sys
 from collections.abc import Callable
@@ -33,21 +36,10 @@ from huerta.envs.alpujarras.actions import N_ACTIONS, Phase, action_name
 from huerta.envs.alpujarras.game import DEFAULT_MAX_STEPS
 from huerta.envs.alpujarras.observation import BLOCKS, OBS_LAYOUT, OBS_SIZE
 
-DOC = Path(__file__).resolve().parent.parent / "seeds" / "alpujarras.md"
-BEGIN = "<!-- generated: {name} (scripts/alpujarras_tables.py) -->"
-END = "<!-- end: {name} -->"
-
-
-def _row(*cells: object) -> str:
-    return "| " + " | ".join(str(c) for c in cells) + " |"
-
-
-def _table(header: tuple[str, ...], rows: list[tuple[object, ...]]) -> list[str]:
-    return [_row(*header), _row(*("---" for _ in header)), *(_row(*r) for r in rows)]
-
-
-def _num(x: float) -> str:
-    return f"{x:g}"
+_HERE = str(Path(__file__).resolve().parent)
+if _HERE not in sys.path:  # scripts/ is not a package; see scripts/spec_tables.py
+    sys.path.insert(0, _HERE)
+from spec_tables import SpecTables, num, table  # noqa: E402
 
 
 def _fruits(kinds: tuple[int, ...]) -> str:
@@ -74,7 +66,7 @@ def players_table() -> list[str]:
         ))
     header = ("players", "track side", "standard spaces", "end spaces", "target spaces",
               "tokens per town", "tokens in play", "die", "cards", "award tokens")
-    return _table(header, rows)
+    return table(header, rows)
 
 
 def numbers_table() -> list[str]:
@@ -97,7 +89,7 @@ def numbers_table() -> list[str]:
         ("MAX_SPACES", "MOVE_TO ids (target spaces on the 4-player side)"),
     )
     rows = [(f"`{k}`", getattr(C, k), meaning) for k, meaning in names]
-    return _table(("constant", "value", "meaning"), rows)
+    return table(("constant", "value", "meaning"), rows)
 
 
 def farmlands_table() -> list[str]:
@@ -107,7 +99,7 @@ def farmlands_table() -> list[str]:
         rows.append((f, C.FARMLANDS[f], C.FRUITS[C.PRIMARY[f]], _fruits(C.PRINTED_FIELDS[f]),
                      C.EMPTY_FIELDS))
     header = ("id", "farmland (and town)", "primary fruit", "printed fields", "empty fields")
-    return _table(header, rows)
+    return table(header, rows)
 
 
 def channels_table() -> list[str]:
@@ -122,7 +114,7 @@ def channels_table() -> list[str]:
             f, slot = ch.field
             reward = f"leads to {C.FARMLANDS[f]} empty field {slot}"
         rows.append((ch.cid, ch.shape, lands, follows, reward))
-    return _table(("id", "shape", "farmlands", "touches", "reward"), rows)
+    return table(("id", "shape", "farmlands", "touches", "reward"), rows)
 
 
 def segments_table() -> list[str]:
@@ -137,7 +129,7 @@ def segments_table() -> list[str]:
                 parts.append(seg.kind.upper())
             spaces = " · ".join(parts)
         rows.append((i, seg.name, seg.kind, spaces))
-    return _table(("id", "segment", "type", "spaces in track order"), rows)
+    return table(("id", "segment", "type", "spaces in track order"), rows)
 
 
 def end_ratios_table() -> list[str]:
@@ -146,7 +138,7 @@ def end_ratios_table() -> list[str]:
     for four in (False, True):
         side = "4-player" if four else "1-3 player"
         rows.append((side, ", ".join(f"{r}:1" for r in C.END_RATIOS[four])))
-    return _table(("side", "end spaces, nearest first"), rows)
+    return table(("side", "end spaces, nearest first"), rows)
 
 
 def tokens_table() -> list[str]:
@@ -159,13 +151,13 @@ def tokens_table() -> list[str]:
          ", ".join(str(v - 1) for v in four))
         for f in range(C.NUM_FRUITS)
     ]
-    return _table(("fruit", "values (4 players)", "values (1-3 players)", "dirhem sides"), rows)
+    return table(("fruit", "values (4 players)", "values (1-3 players)", "dirhem sides"), rows)
 
 
 def awards_table() -> list[str]:
     """G-14: the award tokens."""
     rows = [(i, g, r) for i, (g, r) in enumerate(C.AWARDS)]
-    return _table(("award token", "green side (first delivery)", "red side (second)"), rows)
+    return table(("award token", "green side (first delivery)", "red side (second)"), rows)
 
 
 def goals_table() -> list[str]:
@@ -176,13 +168,13 @@ def goals_table() -> list[str]:
             goal = C.card_goal(card, side)
             rows.append((card, "AB"[side], goal, C.GOALS[goal], C.GOAL_REWARDS[goal],
                          f"ALP-{51 + goal}"))
-    return _table(("card", "side", "goal id", "goal", "dirhems", "clause"), rows)
+    return table(("card", "side", "goal id", "goal", "dirhems", "clause"), rows)
 
 
 def zakats_table() -> list[str]:
     """ZG-09: the zakat cards."""
     rows = [(i, plain.label(), star.label()) for i, (plain, star) in enumerate(C.ZAKAT_CARDS)]
-    return _table(("card", "plain side", "star side"), rows)
+    return table(("card", "plain side", "star side"), rows)
 
 
 def norias_table() -> list[str]:
@@ -190,7 +182,7 @@ def norias_table() -> list[str]:
     what = {"place": "place a farmer (fruit as usual)", "move": "move a farmer (fruit as usual)",
             "swap": "return 1 fruit, take 1 of a different kind"}
     rows = [(k, what[kind], d) for k, (kind, d) in sorted(C.NORIA_SPEND.items(), reverse=True)]
-    return _table(("norias spent", "buys", "dirhems"), rows)
+    return table(("norias spent", "buys", "dirhems"), rows)
 
 
 # --- actions and phases -----------------------------------------------------------------------
@@ -244,7 +236,7 @@ def actions_table() -> list[str]:
         town, _, slot = arg.partition(",")
         meaning = _ACTION_KINDS[kind][1].format(x=town, s=slot)
         rows.append((a, f"`{action_name(a)}`", _legal_phases(a), meaning))
-    return _table(("id", "name", "legal in phases", "meaning"), rows)
+    return table(("id", "name", "legal in phases", "meaning"), rows)
 
 
 _PHASES: dict[str, tuple[str, str]] = {
@@ -272,7 +264,7 @@ _PHASES: dict[str, tuple[str, str]] = {
 def phases_table() -> list[str]:
     """The Phase enum of actions.py."""
     rows = [(p.value, f"`{p.name}`", *_PHASES[p.name]) for p in Phase]
-    return _table(("value", "phase", "decision", "ids that can be legal"), rows)
+    return table(("value", "phase", "decision", "ids that can be legal"), rows)
 
 
 TRANSITIONS: tuple[tuple[str, str, str, str], ...] = (
@@ -312,7 +304,7 @@ TRANSITIONS: tuple[tuple[str, str, str, str], ...] = (
 def transitions_table() -> list[str]:
     """Every phase change an action can cause (checked against play by the tests)."""
     rows = [(f"`{a}`", f"`{k}`", f"`{b}`", why) for a, k, b, why in TRANSITIONS]
-    return _table(("from", "action", "to", "when"), rows)
+    return table(("from", "action", "to", "when"), rows)
 
 
 # --- observation ------------------------------------------------------------------------------
@@ -449,7 +441,7 @@ def obs_layout_table() -> list[str]:
     rows = [(f"`{name}`", off, size, repeats[name], _BLOCKS[name])
             for name, off, size in OBS_LAYOUT]
     rows.append(("**total**", "", OBS_SIZE, "", "float32, every value in [0, 1]"))
-    return _table(("block", "offset", "size", "repeats", "contents"), rows)
+    return table(("block", "offset", "size", "repeats", "contents"), rows)
 
 
 def obs_fields_table() -> list[str]:
@@ -458,10 +450,10 @@ def obs_fields_table() -> list[str]:
     for name, _, fields in BLOCKS:
         offset = 0
         for field, size, scale in fields:
-            rows.append((f"`{name}`", f"`{field}`", offset, size, _num(scale),
+            rows.append((f"`{name}`", f"`{field}`", offset, size, num(scale),
                          _FIELD_TEXT[f"{name}.{field}"]))
             offset += size
-    return _table(("block", "field", "offset in repeat", "size", "divided by", "contents"), rows)
+    return table(("block", "field", "offset in repeat", "size", "divided by", "contents"), rows)
 
 
 TABLES: dict[str, Callable[[], list[str]]] = {
@@ -488,53 +480,8 @@ assert set(_PHASES) == {p.name for p in Phase}
 assert set(_BLOCKS) == {name for name, _, _ in BLOCKS}
 
 
-def block(name: str) -> str:
-    """The marked block for table `name`, as it must appear in the document."""
-    body = "\n".join(TABLES[name]())
-    return f"{BEGIN.format(name=name)}\n{body}\n{END.format(name=name)}"
-
-
-def block_pattern(name: str) -> re.Pattern[str]:
-    return re.compile(
-        re.escape(BEGIN.format(name=name)) + r"\n.*?" + re.escape(END.format(name=name)),
-        re.DOTALL,
-    )
-
-
-def rewrite(text: str) -> str:
-    """`text` with every marked block replaced by freshly generated content."""
-    for name in TABLES:
-        pattern = block_pattern(name)
-        if not pattern.search(text):
-            raise SystemExit(f"{DOC}: no block for table {name!r}")
-        text = pattern.sub(lambda _m, n=name: block(n), text)
-    return text
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("tables", nargs="*", help=f"tables to print: {', '.join(TABLES)}")
-    mode = parser.add_mutually_exclusive_group()
-    mode.add_argument("--write", action="store_true", help="rewrite the blocks in the document")
-    mode.add_argument("--check", action="store_true", help="exit 1 if the document is stale")
-    args = parser.parse_args(argv)
-    if args.write or args.check:
-        old = DOC.read_text(encoding="utf-8")
-        new = rewrite(old)
-        if args.check:
-            if new != old:
-                print(f"{DOC} is out of date; run scripts/alpujarras_tables.py --write")
-                return 1
-            return 0
-        DOC.write_text(new, encoding="utf-8")
-        return 0
-    unknown = [name for name in args.tables if name not in TABLES]
-    if unknown:
-        parser.error(f"unknown table(s) {unknown}; valid: {', '.join(TABLES)}")
-    for name in args.tables or TABLES:
-        print(block(name))
-        print()
-    return 0
+GENERATED = SpecTables.for_game("alpujarras", TABLES, __doc__)
+main = GENERATED.main
 
 
 if __name__ == "__main__":

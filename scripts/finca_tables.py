@@ -18,11 +18,14 @@ observation.py a maintainer runs
 Descriptions that the code cannot supply (what an action means, what an observation block holds)
 live here, keyed by name: a new action kind, phase or observation block without a description
 makes this script fail, so the document cannot silently fall behind.
+
+The markers, the markdown helpers, --write/--check and the command line are shared with the
+other games' scripts in scripts/spec_tables.py (imported from this script's own folder, see
+there); this script holds only the Finca tables and their descriptions.
 """
 
 from __future__ import annotations
 
-import argparse
 import re
 import sys
 from collections.abc import Callable
@@ -52,23 +55,12 @@ from huerta.envs.finca.observation import (
     PLAYER_FIELDS,
 )
 
-DOC = Path(__file__).resolve().parent.parent / "seeds" / "finca.md"
-BEGIN = "<!-- generated: {name} (scripts/finca_tables.py) -->"
-END = "<!-- end: {name} -->"
+_HERE = str(Path(__file__).resolve().parent)
+if _HERE not in sys.path:  # scripts/ is not a package; see scripts/spec_tables.py
+    sys.path.insert(0, _HERE)
+from spec_tables import SpecTables, fields_table, table  # noqa: E402
 
 ALL_PHASES = "INTRO, MAIN, DM_MOVE_1, DM_MOVE_2, GUST_SOURCE, GUST_TARGET"
-
-
-def _row(*cells: object) -> str:
-    return "| " + " | ".join(str(c) for c in cells) + " |"
-
-
-def _table(header: tuple[str, ...], rows: list[tuple[object, ...]]) -> list[str]:
-    return [_row(*header), _row(*("---" for _ in header)), *(_row(*r) for r in rows)]
-
-
-def _num(x: float) -> str:
-    return f"{x:g}"
 
 
 # --- component data ---------------------------------------------------------------------------
@@ -83,7 +75,7 @@ def players_table() -> list[str]:
         "players", "farmers per player", "farmers on the windmill", "donkey carts in play",
         "wooden fincas", "intro placements",
     )
-    return _table(header, rows)
+    return table(header, rows)
 
 
 def numbers_table() -> list[str]:
@@ -104,7 +96,7 @@ def numbers_table() -> list[str]:
         ("UNUSED_ACTION_TILE_POINTS", "points per unused action tile"),
     )
     rows = [(f"`{k}`", getattr(C, k), meaning) for k, meaning in names]
-    return _table(("constant", "value", "meaning"), rows)
+    return table(("constant", "value", "meaning"), rows)
 
 
 def windmill_table() -> list[str]:
@@ -113,7 +105,7 @@ def windmill_table() -> list[str]:
     rows = [
         (C.FRUITS[f], C.FRUIT_LETTERS[f], f, per_fruit[f]) for f in range(C.NUM_FRUITS)
     ]
-    return _table(("fruit", "letter", "index", "blades showing it"), rows)
+    return table(("fruit", "letter", "index", "blades showing it"), rows)
 
 
 def line_blades_text() -> list[str]:
@@ -127,7 +119,7 @@ def fruit_tiles_table() -> list[str]:
     for t in C.FRUIT_TILES:
         requirement = t.label().rsplit(" [", 1)[0]
         rows.append((t.tile_id, requirement, t.size, t.value))
-    return _table(("id", "requirement", "fruits asked", "value"), rows)
+    return table(("id", "requirement", "fruits asked", "value"), rows)
 
 
 def finca_tiles_table() -> list[str]:
@@ -140,7 +132,7 @@ def finca_tiles_table() -> list[str]:
             names = " + ".join(C.FRUITS[f] for f in t.fruits)
             decides = f"printed {names} symbols on each player's fruit tiles"
         rows.append((t.tile_id, t.label(), decides, C.FINCA_TILE_POINTS))
-    return _table(("id", "tile", "majority decided by", "points"), rows)
+    return table(("id", "tile", "majority decided by", "points"), rows)
 
 
 def scoring_table() -> list[str]:
@@ -153,7 +145,7 @@ def scoring_table() -> list[str]:
         ("bonus tiles", f"face value; the stack hands out {bonus} (top first)"),
         ("fruits and carts still held", "0 (they only break ties, FIN-45)"),
     ]
-    return _table(("source", "points"), rows)
+    return table(("source", "points"), rows)
 
 
 # --- actions and phases -----------------------------------------------------------------------
@@ -194,7 +186,7 @@ def actions_table() -> list[str]:
         kind, arg = action_kind(a)
         phases, meaning = _ACTION_KINDS[kind]
         rows.append((a, f"`{action_name(a)}`", phases, meaning.format(x=arg)))
-    return _table(("id", "name", "legal in phases", "meaning"), rows)
+    return table(("id", "name", "legal in phases", "meaning"), rows)
 
 
 _PHASES: dict[str, tuple[str, str]] = {
@@ -223,7 +215,7 @@ _PHASES: dict[str, tuple[str, str]] = {
 def phases_table() -> list[str]:
     """The Phase enum of actions.py."""
     rows = [(p.value, f"`{p.name}`", *_PHASES[p.name]) for p in Phase]
-    return _table(("value", "phase", "decision", "ids that can be legal"), rows)
+    return table(("value", "phase", "decision", "ids that can be legal"), rows)
 
 
 TRANSITIONS: tuple[tuple[str, str, str, str], ...] = (
@@ -253,7 +245,7 @@ TRANSITIONS: tuple[tuple[str, str, str, str], ...] = (
 def transitions_table() -> list[str]:
     """Every phase change an action can cause (checked against random play by the tests)."""
     rows = [(f"`{a}`", f"`{k}`", f"`{b}`", why) for a, k, b, why in TRANSITIONS]
-    return _table(("from", "action", "to", "when"), rows)
+    return table(("from", "action", "to", "when"), rows)
 
 
 # --- observation ------------------------------------------------------------------------------
@@ -287,7 +279,7 @@ def obs_layout_table() -> list[str]:
     """OBS_LAYOUT of observation.py with a description per block."""
     rows = [(f"`{name}`", off, size, _BLOCKS[name]) for name, off, size in OBS_LAYOUT]
     rows.append(("**total**", "", OBS_SIZE, "float32, every value in [0, 1]"))
-    return _table(("block", "offset", "size", "contents"), rows)
+    return table(("block", "offset", "size", "contents"), rows)
 
 
 _PLAYER_FIELD_TEXT: dict[str, str] = {
@@ -318,22 +310,14 @@ _COMMUNITY_FIELD_TEXT: dict[str, str] = {
 }
 
 
-def _fields_table(fields: tuple[tuple[str, int, float], ...], text: dict[str, str]) -> list[str]:
-    rows, offset = [], 0
-    for name, size, scale in fields:
-        rows.append((f"`{name}`", offset, size, _num(scale), text[name]))
-        offset += size
-    return _table(("field", "offset in block", "size", "divided by", "contents"), rows)
-
-
 def player_fields_table() -> list[str]:
     """PLAYER_FIELDS: one seat slot of the `players` block."""
-    return _fields_table(PLAYER_FIELDS, _PLAYER_FIELD_TEXT)
+    return fields_table(PLAYER_FIELDS, _PLAYER_FIELD_TEXT)
 
 
 def community_fields_table() -> list[str]:
     """COMMUNITY_FIELDS: one community of the `communities` block."""
-    return _fields_table(COMMUNITY_FIELDS, _COMMUNITY_FIELD_TEXT)
+    return fields_table(COMMUNITY_FIELDS, _COMMUNITY_FIELD_TEXT)
 
 
 def player_slots_text() -> list[str]:
@@ -371,53 +355,8 @@ assert {COMM0, FRUIT0, DELIVER, PLAY_DOUBLE, PLAY_GUST, PLAY_LARGE, PLAY_ONELESS
 )
 
 
-def block(name: str) -> str:
-    """The marked block for table `name`, as it must appear in the document."""
-    body = "\n".join(TABLES[name]())
-    return f"{BEGIN.format(name=name)}\n{body}\n{END.format(name=name)}"
-
-
-def block_pattern(name: str) -> re.Pattern[str]:
-    return re.compile(
-        re.escape(BEGIN.format(name=name)) + r"\n.*?" + re.escape(END.format(name=name)),
-        re.DOTALL,
-    )
-
-
-def rewrite(text: str) -> str:
-    """`text` with every marked block replaced by freshly generated content."""
-    for name in TABLES:
-        pattern = block_pattern(name)
-        if not pattern.search(text):
-            raise SystemExit(f"{DOC}: no block for table {name!r}")
-        text = pattern.sub(lambda _m, n=name: block(n), text)
-    return text
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("tables", nargs="*", help=f"tables to print: {', '.join(TABLES)}")
-    mode = parser.add_mutually_exclusive_group()
-    mode.add_argument("--write", action="store_true", help="rewrite the blocks in seeds/finca.md")
-    mode.add_argument("--check", action="store_true", help="exit 1 if seeds/finca.md is stale")
-    args = parser.parse_args(argv)
-    if args.write or args.check:
-        old = DOC.read_text(encoding="utf-8")
-        new = rewrite(old)
-        if args.check:
-            if new != old:
-                print(f"{DOC} is out of date; run scripts/finca_tables.py --write")
-                return 1
-            return 0
-        DOC.write_text(new, encoding="utf-8")
-        return 0
-    unknown = [name for name in args.tables if name not in TABLES]
-    if unknown:
-        parser.error(f"unknown table(s) {unknown}; valid: {', '.join(TABLES)}")
-    for name in args.tables or TABLES:
-        print(block(name))
-        print()
-    return 0
+GENERATED = SpecTables.for_game("finca", TABLES, __doc__, doc_label="seeds/finca.md")
+main = GENERATED.main
 
 
 if __name__ == "__main__":

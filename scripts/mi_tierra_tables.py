@@ -18,12 +18,14 @@ or observation.py a maintainer runs
 Descriptions the code cannot supply (what an action kind means, what an observation field holds)
 live here, keyed by name: a new action kind, decision, stage or observation field without a
 description makes this script fail, so the document cannot silently fall behind.
+
+The markers, the markdown helpers, --write/--check and the command line are shared with the
+other games' scripts in scripts/spec_tables.py (imported from this script's own folder, see
+there); this script holds only the Mi Tierra tables and their descriptions.
 """
 
 from __future__ import annotations
 
-import argparse
-import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -41,22 +43,10 @@ from huerta.envs.mi_tierra.observation import (
     PLAYER_FIELDS,
 )
 
-DOC = Path(__file__).resolve().parent.parent / "seeds" / "mi_tierra.md"
-BEGIN = "<!-- generated: {name} (scripts/mi_tierra_tables.py) -->"
-END = "<!-- end: {name} -->"
-
-
-def _row(*cells: object) -> str:
-    return "| " + " | ".join(str(c) for c in cells) + " |"
-
-
-def _table(header: tuple[str, ...], rows: list[tuple[object, ...]]) -> list[str]:
-    return [_row(*header), _row(*("---" for _ in header)), *(_row(*r) for r in rows)]
-
-
-def _num(x: float) -> str:
-    return f"{x:g}"
-
+_HERE = str(Path(__file__).resolve().parent)
+if _HERE not in sys.path:  # scripts/ is not a package; see scripts/spec_tables.py
+    sys.path.insert(0, _HERE)
+from spec_tables import SpecTables, fields_table, table  # noqa: E402
 
 # --- component data ------------------------------------------------------------------------------
 
@@ -69,7 +59,7 @@ def setup_table() -> list[str]:
         rows.append((n, money, C.START_WORKERS, C.MAX_WORKERS - C.START_WORKERS, n, blocked))
     header = ("players", "starting money by seat", "workers each", "workers to hire each",
               "Established markets", "blocked spaces")
-    return _table(header, rows)
+    return table(header, rows)
 
 
 _NUMBERS = (
@@ -101,7 +91,7 @@ _NUMBERS = (
 
 def numbers_table() -> list[str]:
     rows = [(f"`{k}`", getattr(C, k), meaning) for k, meaning in _NUMBERS]
-    return _table(("constant", "value", "meaning"), rows)
+    return table(("constant", "value", "meaning"), rows)
 
 
 def goods_table() -> list[str]:
@@ -114,7 +104,7 @@ def goods_table() -> list[str]:
                      "yes" if g in C.INFLATED_GOODS else "no"))
     header = ("index", "good", "short", "class", "Black Market pays", "Black Market sells for",
               "Inflation +$1")
-    return _table(header, rows)
+    return table(header, rows)
 
 
 _ZONE_STEP = {
@@ -135,7 +125,7 @@ def zones_table() -> list[str]:
                      "yes" if zone.factory else "no", _ZONE_STEP[zone.key]))
     header = ("zone", "key", "name", "spaces", "board space ids", "blocked with 2 players",
               "pairs", "factory", "activation step")
-    return _table(header, rows)
+    return table(header, rows)
 
 
 def dice_table() -> list[str]:
@@ -146,7 +136,7 @@ def dice_table() -> list[str]:
                      C.GOODS[C.CROP_ROLL[f]]))
     header = ("face", "Forest: barnyard capacity", "Sheep: sheep", "Cow: cows",
               "Henhouse (white die): hens", "Crops: field")
-    return _table(header, rows)
+    return table(header, rows)
 
 
 def farm_text() -> list[str]:
@@ -185,7 +175,7 @@ def factories_table() -> list[str]:
          "at most one of each per worker"),
         ("Cloth Factory", f"${C.CLOTH_COST}", f"{cloth} → 1 cloth (at most one per worker)"),
     ]
-    return _table(("factory", "cost", "recipe"), rows)
+    return table(("factory", "cost", "recipe"), rows)
 
 
 def _dev_effect(card: C.DevCard) -> str:
@@ -220,7 +210,7 @@ def _dev_effect(card: C.DevCard) -> str:
 def dev_cards_table() -> list[str]:
     """MIT-63 … MIT-77 as the engine reads them."""
     rows = [(d.card_id, d.numeral, d.name, d.kind, _dev_effect(d)) for d in C.DEV_CARDS]
-    return _table(("id", "card", "name", "kind", "effect"), rows)
+    return table(("id", "card", "name", "kind", "effect"), rows)
 
 
 def dev_spots_table() -> list[str]:
@@ -231,7 +221,7 @@ def dev_spots_table() -> list[str]:
         touched = ", ".join(C.DEV_SLOTS[s] for s in C.DEV_SPOT_TOUCHES[k])
         blocked = "yes" if dev_first + k in C.BLOCKED_2P else "no"
         rows.append((spot, dev_first + k, touched, f"${len(C.DEV_SPOT_TOUCHES[k])}", blocked))
-    return _table(("spot", "board space", "touches", "price with a full display",
+    return table(("spot", "board space", "touches", "price with a full display",
                    "blocked with 2 players"), rows)
 
 
@@ -258,12 +248,12 @@ def _market_rows(designs: tuple) -> list[tuple[object, ...]]:
 
 def market_a_table() -> list[str]:
     """G-47 … G-50: deck A (7 cards removed unseen at setup)."""
-    return _table(_MARKET_HEADER, _market_rows(C.DECK_A_DESIGNS))
+    return table(_MARKET_HEADER, _market_rows(C.DECK_A_DESIGNS))
 
 
 def market_b_table() -> list[str]:
     """G-47 … G-50: deck B, under deck A's remainder."""
-    return _table(_MARKET_HEADER, _market_rows(C.DECK_B_DESIGNS))
+    return table(_MARKET_HEADER, _market_rows(C.DECK_B_DESIGNS))
 
 
 _MARKET_HEADER = ("code", "copies", "kind", "buys", "pays", "at most", "outgoing")
@@ -287,7 +277,7 @@ def events_table() -> list[str]:
         copies = sum(1 for c in C.MARKET_CARDS if c.event == e)
         decks = "/".join(sorted({c.deck for c in C.MARKET_CARDS if c.event == e}))
         rows.append((C.EVENT_NAMES[e], kind, copies, decks, _EVENT_EFFECT[key], immune))
-    return _table(("event", "type", "copies", "deck", "effect", "immune"), rows)
+    return table(("event", "type", "copies", "deck", "effect", "immune"), rows)
 
 
 # --- actions, decisions, stages -------------------------------------------------------------------
@@ -352,7 +342,7 @@ def actions_table() -> list[str]:
         kind, arg = action_kind(a)
         meaning = _ACTION_KINDS[kind].format(x=arg.lower())
         rows.append((a, f"`{action_name(a)}`", ", ".join(legal_in(a)), meaning))
-    return _table(("id", "name", "legal in decisions", "meaning"), rows)
+    return table(("id", "name", "legal in decisions", "meaning"), rows)
 
 
 _DECISIONS: dict[str, tuple[str, str, str]] = {
@@ -401,7 +391,7 @@ _DECISIONS: dict[str, tuple[str, str, str]] = {
 def decisions_table() -> list[str]:
     """The Decision enum of actions.py."""
     rows = [(d.value, f"`{d.name}`", *_DECISIONS[d.name]) for d in Decision]
-    return _table(("value", "decision", "who decides", "PASS", "other legal ids"), rows)
+    return table(("value", "decision", "who decides", "PASS", "other legal ids"), rows)
 
 
 _STAGES: dict[str, str] = {
@@ -432,7 +422,7 @@ _STAGES: dict[str, str] = {
 
 def stages_table() -> list[str]:
     rows = [(s.value, f"`{s.name}`", _STAGES[s.name]) for s in Stage]
-    return _table(("value", "stage", "what happens"), rows)
+    return table(("value", "stage", "what happens"), rows)
 
 
 # --- observation ----------------------------------------------------------------------------------
@@ -525,31 +515,23 @@ _CONTEXT_TEXT: dict[str, str] = {
 def obs_layout_table() -> list[str]:
     rows = [(f"`{name}`", off, size, _BLOCKS[name]) for name, off, size in OBS_LAYOUT]
     rows.append(("**total**", "", OBS_SIZE, "float32, every value in [0, 1]"))
-    return _table(("block", "offset", "size", "contents"), rows)
-
-
-def _fields_table(fields: tuple, text: dict[str, str]) -> list[str]:
-    rows, offset = [], 0
-    for name, size, scale in fields:
-        rows.append((f"`{name}`", offset, size, _num(scale), text[name]))
-        offset += size
-    return _table(("field", "offset in block", "size", "divided by", "contents"), rows)
+    return table(("block", "offset", "size", "contents"), rows)
 
 
 def game_fields_table() -> list[str]:
-    return _fields_table(GAME_FIELDS, _GAME_TEXT)
+    return fields_table(GAME_FIELDS, _GAME_TEXT)
 
 
 def player_fields_table() -> list[str]:
-    return _fields_table(PLAYER_FIELDS, _PLAYER_TEXT)
+    return fields_table(PLAYER_FIELDS, _PLAYER_TEXT)
 
 
 def card_fields_table() -> list[str]:
-    return _fields_table(CARD_FIELDS, _CARD_TEXT)
+    return fields_table(CARD_FIELDS, _CARD_TEXT)
 
 
 def context_fields_table() -> list[str]:
-    return _fields_table(CONTEXT_FIELDS, _CONTEXT_TEXT)
+    return fields_table(CONTEXT_FIELDS, _CONTEXT_TEXT)
 
 
 def player_slots_text() -> list[str]:
@@ -593,53 +575,8 @@ assert set(_DECISIONS) == {d.name for d in Decision}
 assert set(_STAGES) == {s.name for s in Stage}
 
 
-def block(name: str) -> str:
-    """The marked block for table `name`, as it must appear in the document."""
-    body = "\n".join(TABLES[name]())
-    return f"{BEGIN.format(name=name)}\n{body}\n{END.format(name=name)}"
-
-
-def block_pattern(name: str) -> re.Pattern[str]:
-    return re.compile(
-        re.escape(BEGIN.format(name=name)) + r"\n.*?" + re.escape(END.format(name=name)),
-        re.DOTALL,
-    )
-
-
-def rewrite(text: str) -> str:
-    """`text` with every marked block replaced by freshly generated content."""
-    for name in TABLES:
-        pattern = block_pattern(name)
-        if not pattern.search(text):
-            raise SystemExit(f"{DOC}: no block for table {name!r}")
-        text = pattern.sub(lambda _m, n=name: block(n), text)
-    return text
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("tables", nargs="*", help=f"tables to print: {', '.join(TABLES)}")
-    mode = parser.add_mutually_exclusive_group()
-    mode.add_argument("--write", action="store_true", help="rewrite the blocks in the document")
-    mode.add_argument("--check", action="store_true", help="exit 1 if the document is stale")
-    args = parser.parse_args(argv)
-    if args.write or args.check:
-        old = DOC.read_text(encoding="utf-8")
-        new = rewrite(old)
-        if args.check:
-            if new != old:
-                print(f"{DOC} is out of date; run scripts/mi_tierra_tables.py --write")
-                return 1
-            return 0
-        DOC.write_text(new, encoding="utf-8")
-        return 0
-    unknown = [name for name in args.tables if name not in TABLES]
-    if unknown:
-        parser.error(f"unknown table(s) {unknown}; valid: {', '.join(TABLES)}")
-    for name in args.tables or TABLES:
-        print(block(name))
-        print()
-    return 0
+GENERATED = SpecTables.for_game("mi_tierra", TABLES, __doc__)
+main = GENERATED.main
 
 
 if __name__ == "__main__":

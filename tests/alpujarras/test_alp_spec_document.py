@@ -13,16 +13,27 @@ reason.
 
 from __future__ import annotations
 
-import importlib.util
 import inspect
-import re
-import sys
 from collections import Counter
-from pathlib import Path
 
 import numpy as np
 import pytest
 from alp_helpers import legal, play, short_move_policy, solo_duty_policy
+from spec_document_helpers import (
+    SpecDocument,
+    assert_action_table_ids_and_names,
+    assert_clauses_defined_once_in_order,
+    assert_documented_ids_match_play,
+    assert_enum_table,
+    assert_gap_states_question_decision_reason,
+    assert_ids_defined_once_in_order,
+    assert_layout_table,
+    assert_numbers_table,
+    assert_reward_modes_documented,
+    assert_sections_exist,
+    assert_transitions_match_play,
+    data_decisions_section,
+)
 
 from huerta.envs.alpujarras import components as C
 from huerta.envs.alpujarras import new_game
@@ -30,113 +41,46 @@ from huerta.envs.alpujarras.actions import N_ACTIONS, Phase, action_name
 from huerta.envs.alpujarras.game import DEFAULT_MAX_STEPS, SPEC
 from huerta.envs.alpujarras.observation import BLOCKS, OBS_LAYOUT, OBS_SIZE, SLICES
 from huerta.envs.alpujarras.scenario import scenario
-from huerta.envs.core.rewards import REWARD_MODES
 
-ROOT = Path(__file__).resolve().parents[2]
-DOC_PATH = ROOT / "seeds" / "alpujarras.md"
-SCRIPT_PATH = ROOT / "scripts" / "alpujarras_tables.py"
-
-
-def _load_generator():
-    spec = importlib.util.spec_from_file_location("alpujarras_tables", SCRIPT_PATH)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("alpujarras_tables", module)
-    spec.loader.exec_module(module)
-    return module
-
-
-tables = _load_generator()
-
-
-@pytest.fixture(scope="module")
-def doc() -> str:
-    return DOC_PATH.read_text(encoding="utf-8")
-
-
-def _block_text(doc: str, name: str) -> str:
-    begin = tables.BEGIN.format(name=name)
-    end = tables.END.format(name=name)
-    assert doc.count(begin) == 1, f"seeds/alpujarras.md needs exactly one block {begin}"
-    start = doc.index(begin) + len(begin)
-    return doc[start:doc.index(end, start)].strip("\n")
-
-
-def _clean(cell: str) -> str:
-    return cell.strip().strip("`").replace("**", "").strip()
-
-
-def parse_table(doc: str, name: str) -> list[dict[str, str]]:
-    """The markdown pipe table of block `name` as a list of {header: cell} rows."""
-    lines = [ln for ln in _block_text(doc, name).splitlines() if ln.startswith("|")]
-    assert len(lines) >= 2, f"block {name!r} holds no table"
-    header = [_clean(c) for c in lines[0].strip("|").split("|")]
-    rows = []
-    for line in lines[2:]:
-        cells = [_clean(c) for c in line.strip("|").split("|")]
-        assert len(cells) == len(header), f"{name}: row {line!r}"
-        rows.append(dict(zip(header, cells, strict=True)))
-    return rows
-
+SPEC_DOC = SpecDocument("alpujarras", gap_prefixes=("G", "ZG"))
+tables = SPEC_DOC.tables
+doc = SPEC_DOC.doc_fixture()
+parse_table = SPEC_DOC.parse_table
+_gap = SPEC_DOC.gap
 
 # --- the generator and the document agree ------------------------------------------------------
 
-@pytest.mark.parametrize("name", list(tables.TABLES))
-def test_generated_block_is_current(doc, name):
-    """Each generated block equals the script's output (scripts/alpujarras_tables.py --write)."""
-    assert _block_text(doc, name) == "\n".join(tables.TABLES[name]()), (
-        f"seeds/alpujarras.md block {name!r} is stale; run .venv/bin/python "
-        "scripts/alpujarras_tables.py --write"
-    )
-
-
-def test_generator_check_mode_passes():
-    assert tables.main(["--check"]) == 0
+test_generated_block_is_current, test_generator_check_mode_passes = SPEC_DOC.generator_tests()
 
 
 # --- rule ids ---------------------------------------------------------------------------------
 
 @pytest.mark.parametrize(("prefix", "count"), [("ALP", 71), ("ZARA", 23)])
 def test_every_rule_clause_is_defined_exactly_once_in_order(doc, prefix, count):
-    found = re.findall(rf"^- \*\*({prefix}-\d+)\*\* \S", doc, re.MULTILINE)
-    assert found == [f"{prefix}-{i:02d}" for i in range(1, count + 1)]
-
-
-_GAP_DEF = re.compile(r"^- \*\*((?:G|ZG)-\d+)\*\* (.*?)(?=^- \*\*|^#|\Z)", re.MULTILINE | re.DOTALL)
+    assert_clauses_defined_once_in_order(doc, prefix, count)
 
 
 def test_every_gap_is_defined_exactly_once_with_question_decision_and_reason(doc):
-    found = _GAP_DEF.findall(doc)
-    ids = [gid for gid, _ in found]
+    found = SPEC_DOC.gaps(doc)
     expected = [f"G-{i:02d}" for i in range(1, 31)] + [f"ZG-{i:02d}" for i in range(1, 19)]
-    assert ids == expected
-    assert Counter(ids).most_common(1)[0][1] == 1
+    assert_ids_defined_once_in_order([gid for gid, _ in found], expected)
     for gid, body in found:
-        assert "?" in body.split("**Decision:**")[0], f"{gid}: state the question first"
-        assert body.count("**Decision:**") == 1, f"{gid}: one **Decision:**"
-        assert body.count("**Why:**") == 1, f"{gid}: one **Why:**"
-        assert body.index("**Decision:**") < body.index("**Why:**"), gid
-
-
-def _gap(doc: str, gid: str) -> str:
-    return " ".join(dict(_GAP_DEF.findall(doc))[gid].split())
+        assert_gap_states_question_decision_reason(gid, body)
 
 
 def test_required_sections_exist(doc):
-    headings = set(re.findall(r"^#+ (.+)$", doc, re.MULTILINE))
-    for title in (
+    assert_sections_exist(doc, (
         "Rule clauses", "Setup", "Turn order and movement", "Standard spaces",
         "Market spaces, deliveries and awards", "Harvest spaces and goals", "Norias",
         "End track, scoring and tiebreak", "The 2-player die", "Solo game against Zara",
         "Gaps and decisions", "Where our data is a decision, not the printed game",
         "Component data", "Actions", "Phases", "Transitions", "Observation",
         "Hidden information and chance", "Rewards and episode end",
-    ):
-        assert title in headings, f"missing section {title!r}"
+    ))
 
 
 def test_data_decisions_section_names_the_data_gaps(doc):
-    section = doc.split("## Where our data is a decision, not the printed game", 1)[1]
-    section = section.split("\n## ", 1)[0]
+    section = data_decisions_section(doc)
     for gid in ("G-01", "G-02", "G-03", "G-04", "G-07", "G-10", "G-12", "G-14", "G-15", "ZG-09"):
         assert gid in section
     assert "components.py" in section
@@ -146,11 +90,7 @@ def test_data_decisions_section_names_the_data_gaps(doc):
 
 def test_reward_modes_documented(doc):
     g29 = _gap(doc, "G-29")
-    from huerta.envs.core.aec import BoardGameAEC
-
-    default = inspect.signature(BoardGameAEC.__init__).parameters["reward"].default
-    assert f'default `reward="{default}"`' in g29
-    assert set(re.findall(r'reward="(\w+)"', g29)) == set(REWARD_MODES)
+    assert_reward_modes_documented(g29, 'default `reward="{default}"`')
     assert f"− {C.SOLO_CONDITION_PENALTY}" in g29
 
 
@@ -190,8 +130,7 @@ def test_player_count_table(doc):
 
 
 def test_numbers_table(doc):
-    for r in parse_table(doc, "numbers"):
-        assert int(r["value"]) == getattr(C, r["constant"]), r["constant"]
+    assert_numbers_table(parse_table(doc, "numbers"), C)
 
 
 def test_farmland_table(doc):
@@ -292,11 +231,9 @@ def played() -> tuple[set[tuple[int, str]], set[tuple[str, str, str]]]:
 
 
 def test_action_table_ids_and_names(doc):
-    rows = parse_table(doc, "actions")
-    assert len(rows) == N_ACTIONS == SPEC.num_actions
-    assert [int(r["id"]) for r in rows] == list(range(N_ACTIONS))
-    for r in rows:
-        assert r["name"] == action_name(int(r["id"]))
+    assert_action_table_ids_and_names(
+        parse_table(doc, "actions"), N_ACTIONS, SPEC.num_actions, action_name
+    )
 
 
 def test_action_table_phases_match_play(doc, played):
@@ -305,8 +242,7 @@ def test_action_table_phases_match_play(doc, played):
         phases = r["legal in phases"].split(" (")[0]
         documented |= {(int(r["id"]), p) for p in phases.split(", ")}
     seen, _ = played
-    assert sorted(seen - documented) == [], "legal in play but not in the action table"
-    assert sorted(documented - seen) == [], "in the action table but never legal in play"
+    assert_documented_ids_match_play(documented, seen)
 
 
 def test_four_player_only_ids_are_never_legal_with_fewer(doc):
@@ -322,17 +258,12 @@ def test_four_player_only_ids_are_never_legal_with_fewer(doc):
 
 
 def test_phase_table(doc):
-    rows = parse_table(doc, "phases")
-    assert [(int(r["value"]), r["phase"]) for r in rows] == [(p.value, p.name) for p in Phase]
+    assert_enum_table(parse_table(doc, "phases"), "phase", Phase)
 
 
 def test_transition_table_matches_play(doc, played):
-    documented = {(r["from"], r["action"], r["to"]) for r in parse_table(doc, "transitions")}
-    names = {p.name for p in Phase}
-    assert {a for a, _, _ in documented} | {b for _, _, b in documented} <= names
     _, changes = played
-    assert sorted(changes - documented) == [], "phase changes missing from the document"
-    assert sorted(documented - changes) == [], "documented phase changes never seen in play"
+    assert_transitions_match_play(parse_table(doc, "transitions"), Phase, changes)
 
 
 def test_example_sequences_replay(doc):
@@ -359,9 +290,8 @@ def test_example_sequences_replay(doc):
 
 def test_observation_layout_table(doc):
     rows = parse_table(doc, "obs_layout")
-    total = rows[-1]
-    assert total["block"] == "total" and int(total["size"]) == OBS_SIZE == SPEC.observation_size
-    assert [(r["block"], int(r["offset"]), int(r["size"])) for r in rows[:-1]] == list(OBS_LAYOUT)
+    assert_layout_table(rows, OBS_LAYOUT, OBS_SIZE)
+    assert SPEC.observation_size == OBS_SIZE
     assert [int(r["repeats"]) for r in rows[:-1]] == [rep for _, rep, _ in BLOCKS]
     assert new_game(2, seed=0).observe(0).shape == (OBS_SIZE,)
 

@@ -10,18 +10,29 @@ The rule ids are checked too: each FIN-01..FIN-52 and G-01..G-40 is defined by e
 
 from __future__ import annotations
 
-import importlib.util
 import inspect
 import re
-import sys
 from collections import Counter
-from pathlib import Path
 
 import numpy as np
 import pytest
+from spec_document_helpers import (
+    SpecDocument,
+    assert_action_table_ids_and_names,
+    assert_clauses_defined_once_in_order,
+    assert_documented_ids_match_play,
+    assert_enum_table,
+    assert_fields_match,
+    assert_gap_states_question_decision_reason,
+    assert_ids_defined_once_in_order,
+    assert_layout_table,
+    assert_numbers_table,
+    assert_reward_modes_documented,
+    assert_sections_exist,
+    assert_transitions_match_play,
+    data_decisions_section,
+)
 
-from huerta.envs.core.aec import BoardGameAEC
-from huerta.envs.core.rewards import REWARD_MODES
 from huerta.envs.finca import components as C
 from huerta.envs.finca import new_game
 from huerta.envs.finca.actions import N_ACTIONS, Phase, action_name
@@ -37,119 +48,46 @@ from huerta.envs.finca.observation import (
 )
 from huerta.envs.finca.rules import lines_crossed
 
-ROOT = Path(__file__).resolve().parents[2]
-DOC_PATH = ROOT / "seeds" / "finca.md"
-SCRIPT_PATH = ROOT / "scripts" / "finca_tables.py"
-
 N_FIN = 52
 N_GAPS = 40
 
-
-def _load_generator():
-    spec = importlib.util.spec_from_file_location("finca_tables", SCRIPT_PATH)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("finca_tables", module)
-    spec.loader.exec_module(module)
-    return module
-
-
-tables = _load_generator()
-
-
-@pytest.fixture(scope="module")
-def doc() -> str:
-    return DOC_PATH.read_text(encoding="utf-8")
-
-
-def _block_text(doc: str, name: str) -> str:
-    begin = tables.BEGIN.format(name=name)
-    end = tables.END.format(name=name)
-    assert doc.count(begin) == 1, f"seeds/finca.md needs exactly one block {begin}"
-    start = doc.index(begin) + len(begin)
-    stop = doc.index(end, start)
-    return doc[start:stop].strip("\n")
-
-
-def _clean(cell: str) -> str:
-    return cell.strip().strip("`").replace("**", "").strip()
-
-
-def parse_table(doc: str, name: str) -> list[dict[str, str]]:
-    """The markdown pipe table of block `name` as a list of {header: cell} rows."""
-    lines = [ln for ln in _block_text(doc, name).splitlines() if ln.startswith("|")]
-    assert len(lines) >= 2, f"block {name!r} holds no table"
-    header = [_clean(c) for c in lines[0].strip("|").split("|")]
-    assert all(set(c.strip()) <= {"-", ":"} for c in lines[1].strip("|").split("|"))
-    rows = []
-    for line in lines[2:]:
-        cells = [_clean(c) for c in line.strip("|").split("|")]
-        assert len(cells) == len(header), f"{name}: row {line!r} has {len(cells)} cells"
-        rows.append(dict(zip(header, cells, strict=True)))
-    return rows
-
+SPEC_DOC = SpecDocument("finca")
+tables = SPEC_DOC.tables
+doc = SPEC_DOC.doc_fixture()
+_block_text = SPEC_DOC.block_text
+parse_table = SPEC_DOC.parse_table
+_gap = SPEC_DOC.gap
 
 # --- the generator and the document agree ------------------------------------------------------
 
-@pytest.mark.parametrize("name", list(tables.TABLES))
-def test_generated_block_is_current(doc, name):
-    """Each generated block equals the script's output (run scripts/finca_tables.py --write)."""
-    assert _block_text(doc, name) == "\n".join(tables.TABLES[name]()), (
-        f"seeds/finca.md block {name!r} is stale; run .venv/bin/python scripts/finca_tables.py "
-        "--write"
-    )
-
-
-def test_generator_check_mode_passes():
-    assert tables.main(["--check"]) == 0
+test_generated_block_is_current, test_generator_check_mode_passes = SPEC_DOC.generator_tests()
 
 
 # --- rule ids ---------------------------------------------------------------------------------
 
-_FIN_DEF = re.compile(r"^- \*\*(FIN-\d+)\*\* \S", re.MULTILINE)
-_GAP_DEF = re.compile(r"^- \*\*(G-\d+)\*\* (.*?)(?=^- \*\*|^#|\Z)", re.MULTILINE | re.DOTALL)
-
-
 def test_every_rule_clause_is_defined_exactly_once_in_order(doc):
-    found = _FIN_DEF.findall(doc)
-    expected = [f"FIN-{i:02d}" for i in range(1, N_FIN + 1)]
-    counts = Counter(found)
-    assert [i for i in expected if counts[i] != 1] == [], "FIN ids not defined exactly once"
-    assert sorted(set(found) - set(expected)) == [], "unknown FIN ids defined"
-    assert found == expected, "FIN clauses must keep the analysis numbering and order"
+    assert_clauses_defined_once_in_order(doc, "FIN", N_FIN)
 
 
 def test_every_gap_is_defined_exactly_once_with_decision_and_reason(doc):
-    found = _GAP_DEF.findall(doc)
-    ids = [gid for gid, _ in found]
-    expected = [f"G-{i:02d}" for i in range(1, N_GAPS + 1)]
-    counts = Counter(ids)
-    assert [i for i in expected if counts[i] != 1] == [], "G ids not defined exactly once"
-    assert sorted(set(ids) - set(expected)) == [], "unknown G ids defined"
+    found = SPEC_DOC.gaps(doc)
+    assert_ids_defined_once_in_order([gid for gid, _ in found],
+                                     [f"G-{i:02d}" for i in range(1, N_GAPS + 1)])
     for gid, body in found:
-        assert "?" in body.split("**Decision:**")[0], f"{gid}: state the question first"
-        assert body.count("**Decision:**") == 1, f"{gid}: one **Decision:**"
-        assert body.count("**Why:**") == 1, f"{gid}: one **Why:**"
-        assert body.index("**Decision:**") < body.index("**Why:**"), gid
-
-
-def _gap(doc: str, gid: str) -> str:
-    return dict(_GAP_DEF.findall(doc))[gid]
+        assert_gap_states_question_decision_reason(gid, body)
 
 
 def test_required_sections_exist(doc):
-    headings = set(re.findall(r"^#+ (.+)$", doc, re.MULTILINE))
-    for title in (
+    assert_sections_exist(doc, (
         "Setup", "Introduction", "Move a farmer", "Deliver fruit", "Action tiles", "Finca awards",
         "Bonus tiles", "Game end and scoring", "Tiebreak", "Component data", "Actions",
         "Observation", "Hidden information and chance", "Rewards and episode end",
         "Where our data is a decision, not the printed game",
-    ):
-        assert title in headings, f"missing section {title!r}"
+    ))
 
 
 def test_data_decisions_section_names_the_data_gaps(doc):
-    section = doc.split("## Where our data is a decision, not the printed game", 1)[1]
-    section = section.split("\n## ", 1)[0]
+    section = data_decisions_section(doc)
     for gid in ("G-01", "G-02", "G-04", "G-06"):
         assert gid in section
 
@@ -157,17 +95,11 @@ def test_data_decisions_section_names_the_data_gaps(doc):
 # --- options and defaults named in the gaps exist in the code ---------------------------------
 
 def test_reward_modes_documented(doc):
-    g29 = _gap(doc, "G-29")
-    default = inspect.signature(BoardGameAEC.__init__).parameters["reward"].default
-    assert f'Default `reward="{default}"`' in " ".join(g29.split())
-    for mode in REWARD_MODES:
-        assert f'"{mode}"' in g29, f"G-29 must describe reward mode {mode!r}"
-    quoted = set(re.findall(r'reward="(\w+)"', " ".join(g29.split())))
-    assert quoted == set(REWARD_MODES)
+    assert_reward_modes_documented(_gap(doc, "G-29"), 'Default `reward="{default}"`')
 
 
 def test_cart_shortage_option_documented(doc):
-    g23 = " ".join(_gap(doc, "G-23").split())
+    g23 = _gap(doc, "G-23")
     default = inspect.signature(new_game).parameters["cart_shortage"].default
     modes = SPEC.options["cart_shortage"]
     assert f'default (`cart_shortage="{default}"`)' in g23
@@ -175,7 +107,7 @@ def test_cart_shortage_option_documented(doc):
 
 
 def test_truncation_documented(doc):
-    g30 = " ".join(_gap(doc, "G-30").split())
+    g30 = _gap(doc, "G-30")
     assert "`max_steps`" in g30
     assert f"{DEFAULT_MAX_STEPS} by default" in g30
     assert SPEC.default_max_steps == DEFAULT_MAX_STEPS
@@ -208,10 +140,7 @@ def test_player_count_table(doc):
 
 
 def test_numbers_table(doc):
-    rows = parse_table(doc, "numbers")
-    assert rows, "numbers table is empty"
-    for r in rows:
-        assert int(r["value"]) == getattr(C, r["constant"]), r["constant"]
+    assert_numbers_table(parse_table(doc, "numbers"), C)
 
 
 def test_windmill_table(doc):
@@ -286,11 +215,9 @@ def played() -> tuple[set[tuple[int, str]], set[tuple[str, str, str]]]:
 
 
 def test_action_table_ids_and_names(doc):
-    rows = parse_table(doc, "actions")
-    assert len(rows) == N_ACTIONS == SPEC.num_actions
-    assert [int(r["id"]) for r in rows] == list(range(N_ACTIONS))
-    for r in rows:
-        assert r["name"] == action_name(int(r["id"]))
+    assert_action_table_ids_and_names(
+        parse_table(doc, "actions"), N_ACTIONS, SPEC.num_actions, action_name
+    )
 
 
 def test_action_table_phases_match_play(doc, played):
@@ -300,47 +227,32 @@ def test_action_table_phases_match_play(doc, played):
         for phase in r["legal in phases"].split(", ")
     }
     legal, _ = played
-    assert sorted(legal - documented) == [], "legal in play but not in the action table"
-    assert sorted(documented - legal) == [], "in the action table but never legal in play"
+    assert_documented_ids_match_play(documented, legal)
 
 
 def test_phase_table(doc):
-    rows = parse_table(doc, "phases")
-    assert [(int(r["value"]), r["phase"]) for r in rows] == [(p.value, p.name) for p in Phase]
+    assert_enum_table(parse_table(doc, "phases"), "phase", Phase)
 
 
 def test_transition_table_matches_play(doc, played):
-    documented = {(r["from"], r["action"], r["to"]) for r in parse_table(doc, "transitions")}
-    names = {p.name for p in Phase}
-    assert {a for a, _, _ in documented} | {b for _, _, b in documented} <= names
     _, changes = played
-    assert sorted(changes - documented) == [], "phase changes missing from the document"
-    assert sorted(documented - changes) == [], "documented phase changes never seen in play"
+    assert_transitions_match_play(parse_table(doc, "transitions"), Phase, changes)
 
 
 # --- observation ------------------------------------------------------------------------------
 
 def test_observation_layout_table(doc):
-    rows = parse_table(doc, "obs_layout")
-    total = rows[-1]
-    assert total["block"] == "total"
-    assert int(total["size"]) == OBS_SIZE == SPEC.observation_size
-    assert [(r["block"], int(r["offset"]), int(r["size"])) for r in rows[:-1]] == list(OBS_LAYOUT)
+    assert_layout_table(parse_table(doc, "obs_layout"), OBS_LAYOUT, OBS_SIZE)
+    assert SPEC.observation_size == OBS_SIZE
     assert new_game(2, seed=0).observe(0).shape == (OBS_SIZE,)
 
 
-def _fields(doc: str, name: str) -> list[tuple[str, int, int, float]]:
-    return [
-        (r["field"], int(r["offset in block"]), int(r["size"]), float(r["divided by"]))
-        for r in parse_table(doc, name)
-    ]
+_fields = SPEC_DOC.fields
 
 
 def test_player_field_table(doc):
     fields = _fields(doc, "player_fields")
-    assert [(n, s, d) for n, _, s, d in fields] == [(n, s, float(d)) for n, s, d in PLAYER_FIELDS]
-    offsets = np.cumsum([0] + [s for _, s, _ in PLAYER_FIELDS])[:-1].tolist()
-    assert [o for _, o, _, _ in fields] == offsets
+    assert_fields_match(fields, PLAYER_FIELDS)
     assert sum(s for _, _, s, _ in fields) == PLAYER_BLOCK
     start = SLICES["players"].start
     slots = re.findall(r"slot (\d) at (\d+)", _block_text(doc, "player_slots"))
@@ -352,11 +264,7 @@ def test_player_field_table(doc):
 
 def test_community_field_table(doc):
     fields = _fields(doc, "community_fields")
-    assert [(n, s, d) for n, _, s, d in fields] == [
-        (n, s, float(d)) for n, s, d in COMMUNITY_FIELDS
-    ]
-    offsets = np.cumsum([0] + [s for _, s, _ in COMMUNITY_FIELDS])[:-1].tolist()
-    assert [o for _, o, _, _ in fields] == offsets
+    assert_fields_match(fields, COMMUNITY_FIELDS)
     assert sum(s for _, _, s, _ in fields) == COMMUNITY_BLOCK
     start = SLICES["communities"].start
     slot = re.fullmatch(

@@ -11,18 +11,27 @@ bullet, gaps with a question, a decision and a reason.
 
 from __future__ import annotations
 
-import importlib.util
-import inspect
 import re
-import sys
 from collections import Counter
-from pathlib import Path
 
 import numpy as np
 import pytest
+from spec_document_helpers import (
+    SpecDocument,
+    assert_action_table_ids_and_names,
+    assert_clauses_defined_once_in_order,
+    assert_documented_ids_match_play,
+    assert_enum_table,
+    assert_fields_match,
+    assert_gap_states_question_decision_reason,
+    assert_ids_defined_once_in_order,
+    assert_layout_table,
+    assert_numbers_table,
+    assert_reward_modes_documented,
+    assert_sections_exist,
+    data_decisions_section,
+)
 
-from huerta.envs.core.aec import BoardGameAEC
-from huerta.envs.core.rewards import REWARD_MODES
 from huerta.envs.mi_tierra import components as C
 from huerta.envs.mi_tierra import new_game
 from huerta.envs.mi_tierra.actions import N_ACTIONS, Decision, Stage, action_name
@@ -38,128 +47,57 @@ from huerta.envs.mi_tierra.observation import (
     SLICES,
 )
 
-ROOT = Path(__file__).resolve().parents[2]
-DOC_PATH = ROOT / "seeds" / "mi_tierra.md"
-SCRIPT_PATH = ROOT / "scripts" / "mi_tierra_tables.py"
-
 N_MIT = 106
 N_GAPS = 71
 
-
-def _load_generator():
-    spec = importlib.util.spec_from_file_location("mi_tierra_tables", SCRIPT_PATH)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("mi_tierra_tables", module)
-    spec.loader.exec_module(module)
-    return module
-
-
-tables = _load_generator()
-
-
-@pytest.fixture(scope="module")
-def doc() -> str:
-    return DOC_PATH.read_text(encoding="utf-8")
-
-
-def _block_text(doc: str, name: str) -> str:
-    begin = tables.BEGIN.format(name=name)
-    end = tables.END.format(name=name)
-    assert doc.count(begin) == 1, f"seeds/mi_tierra.md needs exactly one block {begin}"
-    start = doc.index(begin) + len(begin)
-    stop = doc.index(end, start)
-    return doc[start:stop].strip("\n")
-
-
-def _clean(cell: str) -> str:
-    return cell.strip().strip("`").replace("**", "").strip()
-
-
-def parse_table(doc: str, name: str) -> list[dict[str, str]]:
-    """The markdown pipe table of block `name` as a list of {header: cell} rows."""
-    lines = [ln for ln in _block_text(doc, name).splitlines() if ln.startswith("|")]
-    assert len(lines) >= 2, f"block {name!r} holds no table"
-    header = [_clean(c) for c in lines[0].strip("|").split("|")]
-    rows = []
-    for line in lines[2:]:
-        cells = [_clean(c) for c in line.strip("|").split("|")]
-        assert len(cells) == len(header), f"{name}: row {line!r} has {len(cells)} cells"
-        rows.append(dict(zip(header, cells, strict=True)))
-    return rows
-
+SPEC_DOC = SpecDocument("mi_tierra")
+tables = SPEC_DOC.tables
+doc = SPEC_DOC.doc_fixture()
+_block_text = SPEC_DOC.block_text
+parse_table = SPEC_DOC.parse_table
+_gap = SPEC_DOC.gap
 
 # --- the generator and the document agree -------------------------------------------------------
 
-@pytest.mark.parametrize("name", list(tables.TABLES))
-def test_generated_block_is_current(doc, name):
-    """Each generated block equals the script's output (run scripts/mi_tierra_tables.py --write)."""
-    assert _block_text(doc, name) == "\n".join(tables.TABLES[name]()), (
-        f"seeds/mi_tierra.md block {name!r} is stale; run .venv/bin/python "
-        "scripts/mi_tierra_tables.py --write"
-    )
-
-
-def test_generator_check_mode_passes():
-    assert tables.main(["--check"]) == 0
+test_generated_block_is_current, test_generator_check_mode_passes = SPEC_DOC.generator_tests()
 
 
 # --- rule ids -------------------------------------------------------------------------------------
 
-_MIT_DEF = re.compile(r"^- \*\*(MIT-\d+)\*\* \S", re.MULTILINE)
-_GAP_DEF = re.compile(r"^- \*\*(G-\d+)\*\* (.*?)(?=^- \*\*|^#|\Z)", re.MULTILINE | re.DOTALL)
-
-
 def test_every_rule_clause_is_defined_exactly_once_in_order(doc):
-    found = _MIT_DEF.findall(doc)
-    expected = [f"MIT-{i:02d}" for i in range(1, N_MIT + 1)]
-    counts = Counter(found)
-    assert [i for i in expected if counts[i] != 1] == [], "MIT ids not defined exactly once"
-    assert found == expected, "MIT clauses must keep the analysis numbering and order"
+    assert_clauses_defined_once_in_order(doc, "MIT", N_MIT)
 
 
 def test_every_gap_is_defined_exactly_once_with_decision_and_reason(doc):
-    found = _GAP_DEF.findall(doc)
-    ids = [gid for gid, _ in found]
-    assert ids == [f"G-{i:02d}" for i in range(1, N_GAPS + 1)]
+    found = SPEC_DOC.gaps(doc)
+    assert_ids_defined_once_in_order([gid for gid, _ in found],
+                                     [f"G-{i:02d}" for i in range(1, N_GAPS + 1)])
     for gid, body in found:
         if gid == "G-37":  # answered by G-03, stated as a decision only
             assert "**Decision:**" in body
             continue
-        assert "?" in body.split("**Decision:**")[0], f"{gid}: state the question first"
-        assert body.count("**Decision:**") == 1, f"{gid}: one **Decision:**"
-        assert body.count("**Why:**") == 1, f"{gid}: one **Why:**"
-        assert body.index("**Decision:**") < body.index("**Why:**"), gid
-
-
-def _gap(doc: str, gid: str) -> str:
-    return " ".join(dict(_GAP_DEF.findall(doc))[gid].split())
+        assert_gap_states_question_decision_reason(gid, body)
 
 
 def test_required_sections_exist(doc):
-    headings = set(re.findall(r"^#+ (.+)$", doc, re.MULTILINE))
-    for title in (
+    assert_sections_exist(doc, (
         "Rule clauses", "Gaps and decisions", "Component data", "Actions", "Decisions", "Stages",
         "Observation", "Hidden information and chance", "Rewards and episode end",
         "How the balance was checked", "Where our data is a decision, not the printed game",
         "Market deck A", "Market deck B", "Events", "Dice", "Farm",
-    ):
-        assert title in headings, f"missing section {title!r}"
+    ))
     balance = doc.split("## How the balance was checked", 1)[1]
     assert "PLACEHOLDER" not in balance and "rounds" in balance
 
 
 def test_data_decisions_section_names_the_data_gaps(doc):
-    section = doc.split("## Where our data is a decision, not the printed game", 1)[1]
-    section = section.split("\n## ", 1)[0]
+    section = data_decisions_section(doc)
     for gid in ("G-02", "G-04", "G-11", "G-16", "G-31", "G-47", "G-48", "G-57", "G-61"):
         assert gid in section
 
 
 def test_reward_modes_documented(doc):
-    g70 = _gap(doc, "G-70")
-    default = inspect.signature(BoardGameAEC.__init__).parameters["reward"].default
-    assert f'by default `reward="{default}"`' in g70
-    assert set(re.findall(r'reward="(\w+)"', g70)) == set(REWARD_MODES)
+    assert_reward_modes_documented(_gap(doc, "G-70"), 'by default `reward="{default}"`')
 
 
 def test_truncation_and_round_cap_documented(doc):
@@ -189,8 +127,7 @@ def test_setup_table(doc):
 
 
 def test_numbers_table(doc):
-    for r in parse_table(doc, "numbers"):
-        assert int(r["value"]) == getattr(C, r["constant"]), r["constant"]
+    assert_numbers_table(parse_table(doc, "numbers"), C)
 
 
 def test_goods_table(doc):
@@ -274,11 +211,9 @@ def played() -> set[tuple[int, str]]:
 
 
 def test_action_table_ids_and_names(doc):
-    rows = parse_table(doc, "actions")
-    assert len(rows) == N_ACTIONS == SPEC.num_actions
-    assert [int(r["id"]) for r in rows] == list(range(N_ACTIONS))
-    for r in rows:
-        assert r["name"] == action_name(int(r["id"]))
+    assert_action_table_ids_and_names(
+        parse_table(doc, "actions"), N_ACTIONS, SPEC.num_actions, action_name
+    )
 
 
 def test_action_table_decisions_match_play(doc, played):
@@ -287,33 +222,22 @@ def test_action_table_decisions_match_play(doc, played):
         for r in parse_table(doc, "actions")
         for d in r["legal in decisions"].split(", ")
     }
-    assert sorted(played - documented) == [], "legal in play but not in the action table"
-    assert sorted(documented - played) == [], "in the action table but never legal in play"
+    assert_documented_ids_match_play(documented, played)
 
 
 def test_decision_and_stage_tables(doc):
-    assert [(int(r["value"]), r["decision"]) for r in parse_table(doc, "decisions")] == [
-        (d.value, d.name) for d in Decision
-    ]
-    assert [(int(r["value"]), r["stage"]) for r in parse_table(doc, "stages")] == [
-        (s.value, s.name) for s in Stage
-    ]
+    assert_enum_table(parse_table(doc, "decisions"), "decision", Decision)
+    assert_enum_table(parse_table(doc, "stages"), "stage", Stage)
 
 
 # --- observation ----------------------------------------------------------------------------------
 
 def test_observation_layout_table(doc):
-    rows = parse_table(doc, "obs_layout")
-    assert rows[-1]["block"] == "total" and int(rows[-1]["size"]) == OBS_SIZE
-    assert [(r["block"], int(r["offset"]), int(r["size"])) for r in rows[:-1]] == list(OBS_LAYOUT)
+    assert_layout_table(parse_table(doc, "obs_layout"), OBS_LAYOUT, OBS_SIZE)
     assert f"float32[{OBS_SIZE}]" in doc and f"int8[{N_ACTIONS}]" in doc
 
 
-def _fields(doc: str, name: str) -> list[tuple[str, int, int, float]]:
-    return [
-        (r["field"], int(r["offset in block"]), int(r["size"]), float(r["divided by"]))
-        for r in parse_table(doc, name)
-    ]
+_fields = SPEC_DOC.fields
 
 
 @pytest.mark.parametrize("name, fields", [
@@ -321,10 +245,7 @@ def _fields(doc: str, name: str) -> list[tuple[str, int, int, float]]:
     ("context_fields", CONTEXT_FIELDS),
 ])
 def test_field_tables(doc, name, fields):
-    parsed = _fields(doc, name)
-    assert [(n, s, d) for n, _, s, d in parsed] == [(n, s, float(d)) for n, s, d in fields]
-    offsets = np.cumsum([0] + [s for _, s, _ in fields])[:-1].tolist()
-    assert [o for _, o, _, _ in parsed] == offsets
+    assert_fields_match(_fields(doc, name), fields)
 
 
 def test_player_fields_decode_the_observation(doc):
