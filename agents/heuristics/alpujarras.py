@@ -83,7 +83,7 @@ from huerta.envs.alpujarras.actions import (
     Phase,
 )
 from huerta.envs.alpujarras.effects import harvest_farmlands, score, ties_count, zara_score
-from huerta.envs.alpujarras.goals import ZAKAT_FRUIT, goal_flags, zakat_side
+from huerta.envs.alpujarras.goals import ZAKAT_FRUIT, zakat_side
 from huerta.envs.alpujarras.state import AlpujarrasState
 from huerta.envs.core.view import PlayerView
 
@@ -175,13 +175,6 @@ def _on_end(state: AlpujarrasState, piece: int) -> bool:
 # --- the multiplayer value -------------------------------------------------------------------
 
 
-def _award(state: AlpujarrasState, town: int) -> int:
-    award = state.awards[town]
-    if award == C.AWARD_GONE:
-        return 0
-    return C.AWARDS[state.award_ids[town]][0 if award == C.AWARD_GREEN else 1]
-
-
 def delivery_potential(state: AlpujarrasState, me: int, fruit: list[int], deliveries: int,
                        w: Weights = DEFAULT, kinds_done: set[int] | None = None,
                        farmers: list[int] | None = None) -> float:
@@ -199,26 +192,35 @@ def delivery_potential(state: AlpujarrasState, me: int, fruit: list[int], delive
     farmers = list(state.farmers[me])
     power = w.delivery_power
     no_farmer = w.no_farmer
+    awards = state.awards
     options = []  # [value now, gain, town, kind, fruit asked]
     for town, tokens in enumerate(state.towns):
         if not tokens:
             continue
-        award = _award(state, town)
+        award = awards[town]
+        award = 0 if award == C.AWARD_GONE else \
+            C.AWARDS[state.award_ids[town]][0 if award == C.AWARD_GREEN else 1]
         factor = 1.0 if farmers[town] else no_farmer
         for tok in tokens:
-            kind, value = tok // 10, tok % 10
+            kind = tok // 10
             have = fruit[kind]
             if not have or (kinds_done is not None and kind in kinds_done):
                 continue
+            value = tok % 10
             gain = value - 1 + award
             ready = 1.0 if have >= value else (have / value) ** power
             options.append([gain * ready * factor, gain, town, kind, value])
     total = 0.0
     while deliveries and options:
-        best = max(options, key=lambda o: o[0])
+        best = options[0]
+        k = 0
+        for j in range(1, len(options)):  # the first best, as max() picks
+            if options[j][0] > best[0]:
+                best = options[j]
+                k = j
         if best[0] <= 0.0:
             break
-        options.remove(best)
+        del options[k]
         total += best[0]
         deliveries -= 1
         _, _, town, kind, value = best
@@ -239,28 +241,48 @@ def delivery_potential(state: AlpujarrasState, me: int, fruit: list[int], delive
 
 def goal_progress(state: AlpujarrasState, me: int) -> list[float]:
     """Per goal id (0-9), how far `me` is towards it, in [0, 1]."""
-    fruit = state.fruit[me]
-    farmers = state.farmers[me]
-    towns = state.town_farmers[me]
-    kinds = [0] * C.NUM_FRUITS
+    return [_goal_status(state, me, goal)[1] for goal in range(C.NUM_GOALS)]
+
+
+def _goal_status(state: AlpujarrasState, me: int, goal: int) -> tuple[bool, float]:
+    """(met now, progress in [0, 1]) of goal `goal` for `me`: `goal_flags` and the progress
+    measure of one goal, so that the value reads only the goals still on open cards."""
+    if goal == 0:
+        most = max(state.fruit[me])
+        return most >= C.FRUIT_CAP, most / 5.0
+    if goal == 1:
+        fruit = state.fruit[me]
+        return min(fruit) >= 1, sum(1 for x in fruit if x) / 5.0
+    if goal in (4, 5):
+        farmers = state.farmers[me]
+        if goal == 5:
+            most = max(farmers)
+            return most >= 3, min(most, 3) / 3.0
+        two = sorted((min(x, 2) for x in farmers), reverse=True)
+        return sum(1 for x in farmers if x >= 2) >= 2, (two[0] + two[1]) / 4.0
+    if goal in (8, 9):
+        towns = state.town_farmers[me]
+        if goal == 8:
+            count = sum(1 for x in towns if x >= 1)
+            return count >= 4, min(count, 4) / 4.0
+        two = sorted((min(x, 2) for x in towns), reverse=True)
+        return sum(1 for x in towns if x >= 2) >= 2, (two[0] + two[1]) / 4.0
+    if goal in (2, 3):
+        kinds = [0] * C.NUM_FRUITS
+        for t in state.tokens[me]:
+            kinds[t // 10] += 1
+        if goal == 2:
+            most = max(kinds)
+            return most >= 3, most / 3.0
+        count = sum(1 for k in kinds if k)
+        return count >= 3, min(count, 3) / 3.0
     values = [0] * 6
     for t in state.tokens[me]:
-        kinds[t // 10] += 1
         values[t % 10] += 1
-    two_lands = sorted((min(x, 2) for x in farmers), reverse=True)
-    two_towns = sorted((min(x, 2) for x in towns), reverse=True)
-    return [
-        max(fruit) / 5.0,
-        sum(1 for x in fruit if x) / 5.0,
-        max(kinds) / 3.0,
-        min(sum(1 for k in kinds if k), 3) / 3.0,
-        (two_lands[0] + two_lands[1]) / 4.0,
-        min(max(farmers), 3) / 3.0,
-        sum(1 for v in C.TOKEN_VALUE_RANGE if values[v]) / 4.0,
-        min(max(values[2], values[3]), 3) / 3.0,
-        min(sum(1 for x in towns if x), 4) / 4.0,
-        (two_towns[0] + two_towns[1]) / 4.0,
-    ]
+    if goal == 6:
+        return (all(values[v] for v in C.TOKEN_VALUE_RANGE),
+                sum(1 for v in C.TOKEN_VALUE_RANGE if values[v]) / 4.0)
+    return values[2] >= 3 or values[3] >= 3, min(max(values[2], values[3]), 3) / 3.0
 
 
 def _majority_chance(mine: int, other: int, ties_count: bool) -> float:
@@ -273,8 +295,31 @@ def _majority_chance(mine: int, other: int, ties_count: bool) -> float:
     return (0.0, 0.1, 0.3, 0.8, 0.95)[max(-2, min(margin, 2)) + 2]
 
 
-def position_value(state: AlpujarrasState, me: int, w: Weights = DEFAULT) -> float:
-    """How good `state` is for seat `me` of a multiplayer game, in dirhems (module docstring)."""
+class TurnFacts:
+    """What `position_value` reads that seat `me`'s own turn cannot change, worked out once per
+    decision instead of once per position: the track's facts, the most farmers any other seat
+    has in each farmland (only the actor's farmers move in a turn), whether ties win harvests,
+    and each goal card's goal and reward."""
+
+    __slots__ = ("cards", "facts", "others", "ties")
+
+    def __init__(self, state: AlpujarrasState, me: int) -> None:
+        self.facts = _facts(state)
+        n = state.num_players
+        self.others = [max(state.farmers[q][f] for q in range(n) if q != me) for f in _F]
+        self.ties = ties_count(state)
+        cards = []
+        for card in range(C.NUM_GOAL_CARDS):
+            goal = C.card_goal(card, state.goal_sides[card])
+            cards.append((card, goal, C.GOAL_REWARDS[goal]))
+        self.cards = tuple(cards)
+
+
+def position_value(state: AlpujarrasState, me: int, w: Weights = DEFAULT,
+                   turn: TurnFacts | None = None) -> float:
+    """How good `state` is for seat `me` of a multiplayer game, in dirhems (module docstring).
+    `turn` (the `TurnFacts` of a position earlier in the same turn of `me`) saves working them
+    out again."""
     if state.terminal:
         keys = state.ranking_keys()
         mine = keys[me]
@@ -283,9 +328,11 @@ def position_value(state: AlpujarrasState, me: int, w: Weights = DEFAULT) -> flo
         return (1000.0 if mine > best_other else -1000.0) + margin
     value = float(score(state, me))
     pos = state.pos[me]
-    if pos >= 0 and state.track[pos].kind == C.END:
+    if state.track.is_end[pos]:
         return value + 0.01 * pos  # nothing more to earn; further along wins ties
-    facts = _facts(state)
+    if turn is None:
+        turn = TurnFacts(state, me)
+    facts = turn.facts
     i = pos + 1
     harvests = facts.harvests[i]
     value += w.tempo * facts.standards[i]
@@ -296,32 +343,27 @@ def position_value(state: AlpujarrasState, me: int, w: Weights = DEFAULT) -> flo
     value += w.sale * sum(fruit)
     # farmland majorities before the harvests
     if harvests:
-        n = state.num_players
-        ties = ties_count(state)
+        ties = turn.ties
+        others = turn.others
         held = state.fruit[me]
         for f in _F:
             if not mine[f]:
                 continue
-            other = max(state.farmers[q][f] for q in range(n) if q != me)
             unit = w.harvest_fruit if held[C.PRIMARY[f]] < C.FRUIT_CAP else 0.3
-            value += harvests * unit * _majority_chance(mine[f], other, ties)
+            value += harvests * unit * _majority_chance(mine[f], others[f], ties)
     # goals, one per harvest visit or end arrival
-    chances = harvests + 1
     done = state.goals_done[me]
-    met = goal_flags(state, me)
-    progress = goal_progress(state, me)
     worth = []
-    for card in range(C.NUM_GOAL_CARDS):
+    for card, goal, reward in turn.cards:
         if done[card]:
             continue
-        goal = C.card_goal(card, state.goal_sides[card])
-        reward = C.GOAL_REWARDS[goal]
-        if met[goal]:
+        met, progress = _goal_status(state, me, goal)
+        if met:
             worth.append(reward * w.goal_met)
         else:
-            worth.append(reward * w.goal_progress * progress[goal] ** 2)
+            worth.append(reward * w.goal_progress * progress ** 2)
     worth.sort(reverse=True)
-    value += sum(worth[:chances])
+    value += sum(worth[:harvests + 1])
     value += w.noria * state.norias[me]
     if state.supply[me] == 0:
         value -= w.empty_supply
@@ -585,13 +627,19 @@ def _action_choices(s: AlpujarrasState, mask: np.ndarray, spends: int, swaps: in
     free = mask[DO_PLACE] or mask[DO_TAKE_NORIAS] or mask[FRUIT0:CHANNEL0].any() or \
         mask[CHANNEL0:DELIVER0].any()
     special = s.track[s.pos[me]].kind != C.STANDARD
+    # the fruit icon is taken after the other free icons: earlier it reaches no new position
+    fruit_later = s.pend_fruit and (mask[DO_PLACE] or mask[DO_TAKE_NORIAS]
+                                    or mask[CHANNEL0:DELIVER0].any())
     out = []
     for a in np.flatnonzero(mask).tolist():
         if a == END_TURN:
             if not free:
                 out.append(a)
-        elif a in (DO_PLACE, DO_MOVE, DO_TAKE_NORIAS) or a >= FRUIT0:
+        elif a in (DO_PLACE, DO_MOVE, DO_TAKE_NORIAS) or a >= CHANNEL0:
             out.append(a)
+        elif a >= FRUIT0:
+            if not fruit_later:
+                out.append(a)
         elif SPEND0 <= a < END_TURN:
             if spends >= (MAX_SPENDS_SPECIAL if special else MAX_SPENDS):
                 continue
@@ -731,21 +779,29 @@ class AlpujarrasHeuristic(Agent):
         return position_value(state, me, self.weights)
 
     def _judge(self, actions: list[int], result: AlpujarrasState, me: int,
-               samples: list[list[int]]) -> float:
-        """The value of a finished turn; a turn given before its END_TURN is ended under every
-        roll sample and the values averaged."""
-        if samples and actions[-1] == END_TURN and not result.terminal \
-                and result.phase == _P_ACTION:
-            value = 0.0
-            for rolls in samples:
+               samples: list[list[int]], value) -> float:
+        """The value of a finished turn by `value(state, me)`. A turn given before its END_TURN
+        is ended under every roll sample and the values averaged (solo); a multiplayer turn is
+        ended only where the END_TURN changes what the value reads (the end track's sale and
+        the game's end), since elsewhere it only hands the turn on and moves the die."""
+        if actions[-1] == END_TURN and not result.terminal and result.phase == _P_ACTION:
+            if samples:
+                total = 0.0
+                for rolls in samples:
+                    after = result.clone()
+                    after.rolls = list(rolls)
+                    after.apply(END_TURN)
+                    total += value(after, me)
+                v = total / len(samples)
+            elif result.solo or result.harvest_left or result.track.is_end[result.pos[me]]:
                 after = result.clone()
-                after.rolls = list(rolls)
                 after.apply(END_TURN)
-                value += self.value(after, me)
-            value /= len(samples)
+                v = value(after, me)
+            else:
+                v = value(result, me)
         else:
-            value = self.value(result, me)
-        return value + self.rng.random() * 1e-6  # random tie-break
+            v = value(result, me)
+        return v + self.rng.random() * 1e-6  # random tie-break
 
     def best_turn(self, state: AlpujarrasState, me: int) -> tuple[float, list[int]]:
         """(value, actions) of the best complete turn from `state` (a determinized copy).
@@ -753,12 +809,21 @@ class AlpujarrasHeuristic(Agent):
         Multiplayer turns are searched in two passes: every turn without optional noria spends,
         then the spends added to the `SPEND_BEAM` best of them. The solo game's trees are small
         and its spends decisive (swaps make deliveries), so it searches spends at once."""
+        state.invalidate()  # the search never observes: clones need not copy the observation
         samples = self._roll_samples(state)
-        need = fruit_need(state, me, self.value)
         solo = state.solo
+        if solo:
+            value = self.value
+        else:
+            turn = TurnFacts(state, me)
+            weights = self.weights
+
+            def value(s: AlpujarrasState, me: int) -> float:
+                return position_value(s, me, weights, turn)
+        need = fruit_need(state, me, value)
         scored = [
-            (self._judge(actions, result, me, samples), actions)
-            for actions, result in complete_turns(state.clone(), me, before_end=bool(samples),
+            (self._judge(actions, result, me, samples, value), actions)
+            for actions, result in complete_turns(state.clone(), me, before_end=True,
                                                   need=need, spend=solo)
         ]
         if not scored:
@@ -775,11 +840,11 @@ class AlpujarrasHeuristic(Agent):
                 pre.apply(a)
             if pre.phase != _P_ACTION or not pre.norias[me]:
                 continue
-            for more, result in complete_turns(pre, me, before_end=bool(samples), need=need,
+            for more, result in complete_turns(pre, me, before_end=True, need=need,
                                                limit=MAX_NODES // SPEND_BEAM):
-                value = self._judge(more, result, me, samples)
-                if value > best_value:
-                    best_value, best_actions = value, actions[:-1] + more
+                v = self._judge(more, result, me, samples, value)
+                if v > best_value:
+                    best_value, best_actions = v, actions[:-1] + more
         return best_value, best_actions
 
     def act(self, observation: dict[str, np.ndarray], view: PlayerView | None = None) -> int:
