@@ -175,11 +175,37 @@ def _on_end(state: AlpujarrasState, piece: int) -> bool:
 # --- the multiplayer value -------------------------------------------------------------------
 
 
+def town_tokens(state: AlpujarrasState) -> list[tuple[int, int, int, int]]:
+    """(kind, fruit asked, town, gain) of every delivery token in the towns, the gain being its
+    dirhem side plus the town's next award."""
+    out = []
+    awards = state.awards
+    for town, tokens in enumerate(state.towns):
+        award = awards[town]
+        award = 0 if award == C.AWARD_GONE else \
+            C.AWARDS[state.award_ids[town]][0 if award == C.AWARD_GREEN else 1]
+        for tok in tokens:
+            value = tok % 10
+            out.append((tok // 10, value, town, value - 1 + award))
+    return out
+
+
+@lru_cache(maxsize=8)
+def _readiness_table(power: float) -> tuple[tuple[float, ...], ...]:
+    """[fruit held][fruit asked]: (held / asked) ** power, 1 once enough is held."""
+    return tuple(
+        tuple(1.0 if have >= asked else (have / asked) ** power for asked in range(10))
+        for have in range(C.FRUIT_CAP + 1)
+    )
+
+
 def delivery_potential(state: AlpujarrasState, me: int, fruit: list[int], deliveries: int,
                        w: Weights = DEFAULT, kinds_done: set[int] | None = None,
-                       farmers: list[int] | None = None) -> float:
+                       farmers: list[int] | None = None,
+                       tokens: list[tuple[int, int, int, int]] | None = None) -> float:
     """The tokens within reach, matched greedily with the market actions left; consumes the fruit
-    it plans for from `fruit` (a copy). `kinds_done` (solo) excludes kinds already delivered.
+    it plans for from `fruit` (a copy). `kinds_done` (solo) excludes kinds already delivered;
+    `tokens` is `town_tokens(state)` where the caller has it.
 
     A token counts by what it pays (dirhem side plus the town's next award) times the share of
     its fruit held to the power `delivery_power`, times `no_farmer` without a farmer in its
@@ -190,26 +216,17 @@ def delivery_potential(state: AlpujarrasState, me: int, fruit: list[int], delive
         return 0.0
     planned = farmers
     farmers = list(state.farmers[me])
-    power = w.delivery_power
+    ready = _readiness_table(w.delivery_power)
     no_farmer = w.no_farmer
-    awards = state.awards
+    if tokens is None:
+        tokens = town_tokens(state)
     options = []  # [value now, gain, town, kind, fruit asked]
-    for town, tokens in enumerate(state.towns):
-        if not tokens:
+    for kind, value, town, gain in tokens:
+        have = fruit[kind]
+        if not have or (kinds_done is not None and kind in kinds_done):
             continue
-        award = awards[town]
-        award = 0 if award == C.AWARD_GONE else \
-            C.AWARDS[state.award_ids[town]][0 if award == C.AWARD_GREEN else 1]
-        factor = 1.0 if farmers[town] else no_farmer
-        for tok in tokens:
-            kind = tok // 10
-            have = fruit[kind]
-            if not have or (kinds_done is not None and kind in kinds_done):
-                continue
-            value = tok % 10
-            gain = value - 1 + award
-            ready = 1.0 if have >= value else (have / value) ** power
-            options.append([gain * ready * factor, gain, town, kind, value])
+        options.append([gain * ready[have][value] * (1.0 if farmers[town] else no_farmer),
+                        gain, town, kind, value])
     total = 0.0
     while deliveries and options:
         best = options[0]
@@ -234,8 +251,7 @@ def delivery_potential(state: AlpujarrasState, me: int, fruit: list[int], delive
                 if not have or (kinds_done is not None and o[3] == kind):
                     o[0] = 0.0
                     continue
-                ready = 1.0 if have >= o[4] else (have / o[4]) ** power
-                o[0] = o[1] * ready * (1.0 if farmers[o[2]] > 0 else no_farmer)
+                o[0] = o[1] * ready[have][o[4]] * (1.0 if farmers[o[2]] > 0 else no_farmer)
     return total
 
 
@@ -299,12 +315,15 @@ class TurnFacts:
     """What `position_value` reads that seat `me`'s own turn cannot change, worked out once per
     decision instead of once per position: the track's facts, the most farmers any other seat
     has in each farmland (only the actor's farmers move in a turn), whether ties win harvests,
-    and each goal card's goal and reward."""
+    each goal card's goal and reward, and the tokens in the towns (`town_tokens`) while the
+    actor has delivered none of them (only the actor's deliveries change the towns)."""
 
-    __slots__ = ("cards", "facts", "others", "ties")
+    __slots__ = ("cards", "delivered", "facts", "others", "ties", "tokens")
 
     def __init__(self, state: AlpujarrasState, me: int) -> None:
         self.facts = _facts(state)
+        self.tokens = town_tokens(state)
+        self.delivered = len(state.tokens[me])
         n = state.num_players
         self.others = [max(state.farmers[q][f] for q in range(n) if q != me) for f in _F]
         self.ties = ties_count(state)
@@ -339,7 +358,9 @@ def position_value(state: AlpujarrasState, me: int, w: Weights = DEFAULT,
     fruit = list(state.fruit[me])
     mine = list(state.farmers[me])  # less the farmers that planned deliveries take to town
     deliveries = min(C.MAX_MARKET_ACTIONS - state.markets_used[me], facts.markets[i] + 1)
-    value += w.delivery * delivery_potential(state, me, fruit, deliveries, w, farmers=mine)
+    tokens = turn.tokens if len(state.tokens[me]) == turn.delivered else None
+    value += w.delivery * delivery_potential(state, me, fruit, deliveries, w, farmers=mine,
+                                             tokens=tokens)
     value += w.sale * sum(fruit)
     # farmland majorities before the harvests
     if harvests:
@@ -616,22 +637,28 @@ def _key(s: AlpujarrasState, me: int, spends: int, swaps: int, moved: bool) -> t
     )
 
 
-def _action_choices(s: AlpujarrasState, mask: np.ndarray, spends: int, swaps: int,
+def _action_choices(s: AlpujarrasState, legal: list[int], spends: int, swaps: int,
                     moved: bool, spend: bool) -> list[int]:
-    """The ACTION-phase choices worth searching (see the module docstring); without `spend`
-    norias are spent only where the icons would overflow the cap."""
-    if mask[DO_HARVEST]:
+    """The ACTION-phase choices worth searching among the `legal` actions (see the module
+    docstring); without `spend` norias are spent only where the icons would overflow the cap."""
+    if DO_HARVEST in legal:
         return [DO_HARVEST]
     me = s.current_player
     icons = s.pend_place or s.pend_move or s.pend_irrigate or s.pend_norias or s.pend_fruit
-    free = mask[DO_PLACE] or mask[DO_TAKE_NORIAS] or mask[FRUIT0:CHANNEL0].any() or \
-        mask[CHANNEL0:DELIVER0].any()
-    special = s.track[s.pos[me]].kind != C.STANDARD
-    # the fruit icon is taken after the other free icons: earlier it reaches no new position
-    fruit_later = s.pend_fruit and (mask[DO_PLACE] or mask[DO_TAKE_NORIAS]
-                                    or mask[CHANNEL0:DELIVER0].any())
+    # free icons left: placing, norias, channels (and the fruit icon, taken after the others:
+    # earlier it reaches no new position)
+    others = fruit = False
+    for a in legal:
+        if a in (DO_PLACE, DO_TAKE_NORIAS) or CHANNEL0 <= a < DELIVER0:
+            others = True
+            break
+        if FRUIT0 <= a < CHANNEL0:
+            fruit = True
+    free = others or fruit
+    fruit_later = others and s.pend_fruit
+    special = s.track.kinds[s.pos[me]] != C.K_STANDARD  # markets, harvests, the end track
     out = []
-    for a in np.flatnonzero(mask).tolist():
+    for a in legal:
         if a == END_TURN:
             if not free:
                 out.append(a)
@@ -653,7 +680,7 @@ def _action_choices(s: AlpujarrasState, mask: np.ndarray, spends: int, swaps: in
             elif a == _SPEND_MOVE:
                 if moved:
                     continue
-            elif a > _SPEND_MOVE and (a + 1 < END_TURN and mask[a + 1]):
+            elif a > _SPEND_MOVE and a + 1 < END_TURN and a + 1 in legal:
                 continue  # a placement spends as many norias as it can
             out.append(a)
     return out
@@ -662,9 +689,9 @@ def _action_choices(s: AlpujarrasState, mask: np.ndarray, spends: int, swaps: in
 _FRUIT_PHASES = (_P_GAIN_FRUIT, _P_SWAP_RETURN, _P_SWAP_GAIN)
 
 
-def _fruit_choices(s: AlpujarrasState, mask: np.ndarray, need: list[float]) -> list[int]:
+def _fruit_choices(s: AlpujarrasState, legal: list[int], need: list[float]) -> list[int]:
     """The two fruit kinds needed most (to gain) or least (to give back in a swap)."""
-    kinds = [t for t in _T if mask[FRUIT0 + t]]
+    kinds = [a - FRUIT0 for a in legal]
     kinds.sort(key=lambda t: need[t], reverse=s.phase != _P_SWAP_RETURN)
     return [FRUIT0 + t for t in kinds[:FRUIT_CHOICES if s.solo else 1]]
 
@@ -714,20 +741,20 @@ def complete_turns(
         nodes += 1
         if nodes > limit:
             return
-        mask = s.legal_mask()
+        legal = s.legal_mask().nonzero()[0].tolist()
         phase = s.phase
         if phase == _P_MOVE:
-            choices = _move_targets(s, np.flatnonzero(mask).tolist())
+            choices = _move_targets(s, legal)
         elif phase == _P_ACTION:
             key = _key(s, me, spends, swaps, moved)
             if key in seen:
                 continue
             seen.add(key)
-            choices = _action_choices(s, mask, spends, swaps, moved, spend)
+            choices = _action_choices(s, legal, spends, swaps, moved, spend)
         elif phase in _FRUIT_PHASES and need is not None:
-            choices = _fruit_choices(s, mask, need)
+            choices = _fruit_choices(s, legal, need)
         else:
-            choices = np.flatnonzero(mask).tolist()
+            choices = legal
         last = len(choices) - 1
         for k, a in enumerate(reversed(choices)):
             if before_end and a == END_TURN and phase == _P_ACTION:
