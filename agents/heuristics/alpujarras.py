@@ -315,10 +315,14 @@ class TurnFacts:
     """What `position_value` reads that seat `me`'s own turn cannot change, worked out once per
     decision instead of once per position: the track's facts, the most farmers any other seat
     has in each farmland (only the actor's farmers move in a turn), whether ties win harvests,
-    each goal card's goal and reward, and the tokens in the towns (`town_tokens`) while the
-    actor has delivered none of them (only the actor's deliveries change the towns)."""
+    each goal card's goal and reward, and while the actor has delivered nothing (only the
+    actor's deliveries change the towns and the tokens and town farmers held) the tokens in the
+    towns (`town_tokens`) and the goals that read tokens and town farmers. Positions of one turn
+    often share their fruit and farmers, so the value's holdings part is kept per mule position,
+    fruit and farmers as well (`holdings`, for the weights `weights`)."""
 
-    __slots__ = ("cards", "delivered", "facts", "others", "ties", "tokens")
+    __slots__ = ("cards", "delivered", "facts", "goals", "holdings", "others", "ties", "tokens",
+                 "weights")
 
     def __init__(self, state: AlpujarrasState, me: int) -> None:
         self.facts = _facts(state)
@@ -332,6 +336,13 @@ class TurnFacts:
             goal = C.card_goal(card, state.goal_sides[card])
             cards.append((card, goal, C.GOAL_REWARDS[goal]))
         self.cards = tuple(cards)
+        self.goals = {goal: _goal_status(state, me, goal) for _, goal, _ in cards
+                      if goal in _DELIVERY_GOALS}
+        self.holdings: dict[tuple, float] = {}
+        self.weights: Weights | None = None
+
+
+_DELIVERY_GOALS = frozenset((2, 3, 6, 7, 8, 9))  # goals read tokens and town farmers only
 
 
 def position_value(state: AlpujarrasState, me: int, w: Weights = DEFAULT,
@@ -355,12 +366,52 @@ def position_value(state: AlpujarrasState, me: int, w: Weights = DEFAULT,
     i = pos + 1
     harvests = facts.harvests[i]
     value += w.tempo * facts.standards[i]
+    same_towns = len(state.tokens[me]) == turn.delivered
+    if same_towns:
+        if turn.weights is not w:
+            turn.holdings.clear()
+            turn.weights = w
+        key = (i, *state.fruit[me], *state.farmers[me])
+        holdings = turn.holdings.get(key)
+    else:
+        holdings = None
+    if holdings is None:
+        holdings = _holdings_value(state, me, w, turn, i, same_towns)
+        if same_towns:
+            turn.holdings[key] = holdings
+    value += holdings
+    # goals, one per harvest visit or end arrival
+    done = state.goals_done[me]
+    known = turn.goals if same_towns else {}
+    worth = []
+    for card, goal, reward in turn.cards:
+        if done[card]:
+            continue
+        status = known.get(goal)
+        met, progress = _goal_status(state, me, goal) if status is None else status
+        if met:
+            worth.append(reward * w.goal_met)
+        else:
+            worth.append(reward * w.goal_progress * progress ** 2)
+    worth.sort(reverse=True)
+    value += sum(worth[:harvests + 1])
+    value += w.noria * state.norias[me]
+    if state.supply[me] == 0:
+        value -= w.empty_supply
+    return value
+
+
+def _holdings_value(state: AlpujarrasState, me: int, w: Weights, turn: TurnFacts, i: int,
+                    same_towns: bool) -> float:
+    """`position_value`'s part for the deliveries within reach, the fruit left over and the
+    farmland majorities (mule position index `i`)."""
+    facts = turn.facts
+    harvests = facts.harvests[i]
     fruit = list(state.fruit[me])
     mine = list(state.farmers[me])  # less the farmers that planned deliveries take to town
     deliveries = min(C.MAX_MARKET_ACTIONS - state.markets_used[me], facts.markets[i] + 1)
-    tokens = turn.tokens if len(state.tokens[me]) == turn.delivered else None
-    value += w.delivery * delivery_potential(state, me, fruit, deliveries, w, farmers=mine,
-                                             tokens=tokens)
+    value = w.delivery * delivery_potential(state, me, fruit, deliveries, w, farmers=mine,
+                                            tokens=turn.tokens if same_towns else None)
     value += w.sale * sum(fruit)
     # farmland majorities before the harvests
     if harvests:
@@ -372,22 +423,6 @@ def position_value(state: AlpujarrasState, me: int, w: Weights = DEFAULT,
                 continue
             unit = w.harvest_fruit if held[C.PRIMARY[f]] < C.FRUIT_CAP else 0.3
             value += harvests * unit * _majority_chance(mine[f], others[f], ties)
-    # goals, one per harvest visit or end arrival
-    done = state.goals_done[me]
-    worth = []
-    for card, goal, reward in turn.cards:
-        if done[card]:
-            continue
-        met, progress = _goal_status(state, me, goal)
-        if met:
-            worth.append(reward * w.goal_met)
-        else:
-            worth.append(reward * w.goal_progress * progress ** 2)
-    worth.sort(reverse=True)
-    value += sum(worth[:harvests + 1])
-    value += w.noria * state.norias[me]
-    if state.supply[me] == 0:
-        value -= w.empty_supply
     return value
 
 
