@@ -770,39 +770,50 @@ def complete_turns(
     stack: list[tuple[list[int], AlpujarrasState, int, int, bool]] = [([], state, 0, 0, False)]
     while stack:
         actions, s, spends, swaps, moved = stack.pop()
-        if s.terminal or s.turns != start:
-            yield actions, s
-            continue
-        nodes += 1
-        if nodes > limit:
-            return
-        legal = s.legal_mask().nonzero()[0].tolist()
-        phase = s.phase
-        if phase == _P_MOVE:
-            choices = _move_targets(s, legal)
-        elif phase == _P_ACTION:
-            key = _key(s, me, spends, swaps, moved)
-            if key in seen:
+        while True:  # a node with one choice goes on to its child at once
+            if s.terminal or s.turns != start:
+                yield actions, s
+                break
+            nodes += 1
+            if nodes > limit:
+                return
+            legal = s.legal_mask().nonzero()[0].tolist()
+            phase = s.phase
+            if phase == _P_MOVE:
+                choices = _move_targets(s, legal)
+            elif phase == _P_ACTION:
+                key = _key(s, me, spends, swaps, moved)
+                if key in seen:
+                    break
+                seen.add(key)
+                choices = _action_choices(s, legal, spends, swaps, moved, spend)
+            elif phase in _FRUIT_PHASES and need is not None:
+                choices = _fruit_choices(s, legal, need)
+            else:
+                choices = legal
+            last = len(choices) - 1
+            if last == 0 and not (before_end and phase == _P_ACTION and choices[0] == END_TURN):
+                a = choices[0]
+                s.apply(a)
+                actions = [*actions, a]
+                if SPEND0 <= a < END_TURN and phase == _P_ACTION:
+                    spends += 1
+                    swaps += a == _SPEND_SWAP
+                    moved = moved or a == _SPEND_MOVE
                 continue
-            seen.add(key)
-            choices = _action_choices(s, legal, spends, swaps, moved, spend)
-        elif phase in _FRUIT_PHASES and need is not None:
-            choices = _fruit_choices(s, legal, need)
-        else:
-            choices = legal
-        last = len(choices) - 1
-        for k, a in enumerate(reversed(choices)):
-            if before_end and a == END_TURN and phase == _P_ACTION:
-                yield [*actions, a], s
-                continue
-            child = s if k == last else s.clone()  # the parent is not needed after its children
-            child.apply(a)
-            sp, sw, mv = spends, swaps, moved
-            if SPEND0 <= a < END_TURN and phase == _P_ACTION:
-                sp += 1
-                sw += a == _SPEND_SWAP
-                mv = mv or a == _SPEND_MOVE
-            stack.append(([*actions, a], child, sp, sw, mv))
+            for k, a in enumerate(reversed(choices)):
+                if before_end and a == END_TURN and phase == _P_ACTION:
+                    yield [*actions, a], s
+                    continue
+                child = s if k == last else s.clone()  # the parent is not needed after its children
+                child.apply(a)
+                sp, sw, mv = spends, swaps, moved
+                if SPEND0 <= a < END_TURN and phase == _P_ACTION:
+                    sp += 1
+                    sw += a == _SPEND_SWAP
+                    mv = mv or a == _SPEND_MOVE
+                stack.append(([*actions, a], child, sp, sw, mv))
+            break
 
 
 class AlpujarrasHeuristic(Agent):
