@@ -78,6 +78,7 @@ from huerta.envs.alpujarras.actions import (
     DO_PLACE,
     DO_TAKE_NORIAS,
     END_TURN,
+    FARMLAND0,
     FRUIT0,
     SPEND0,
     Phase,
@@ -101,6 +102,7 @@ MAX_SWAPS = 2  # fruit swaps per turn (only where a delivery, goal or zakat can 
 
 _P_MOVE = int(Phase.MOVE)
 _P_ACTION = int(Phase.ACTION)
+_P_PLACE_FARMLAND = int(Phase.PLACE_FARMLAND)
 _P_GAIN_FRUIT = int(Phase.GAIN_FRUIT)
 _P_SWAP_RETURN = int(Phase.SWAP_RETURN)
 _P_SWAP_GAIN = int(Phase.SWAP_GAIN)
@@ -697,7 +699,10 @@ def _action_choices(s: AlpujarrasState, legal: list[int], spends: int, swaps: in
         if a == END_TURN:
             if not free:
                 out.append(a)
-        elif a in (DO_PLACE, DO_MOVE, DO_TAKE_NORIAS) or a >= CHANNEL0:
+        elif a == DO_MOVE:
+            if DO_PLACE not in legal:  # placing first can move the farmer placed, too
+                out.append(a)
+        elif a in (DO_PLACE, DO_TAKE_NORIAS) or a >= CHANNEL0:
             out.append(a)
         elif a >= FRUIT0:
             if not fruit_later:
@@ -721,6 +726,11 @@ def _action_choices(s: AlpujarrasState, legal: list[int], spends: int, swaps: in
     return out
 
 
+# per channel: the farmlands whose farmers or fields it touches (its norias, its crop)
+_TOUCHING = tuple(
+    frozenset(ch.farmlands) | (frozenset() if ch.field is None else frozenset((ch.field[0],)))
+    for ch in C.CHANNELS
+)
 _FRUIT_PHASES = (_P_GAIN_FRUIT, _P_SWAP_RETURN, _P_SWAP_GAIN)
 
 
@@ -789,6 +799,12 @@ def complete_turns(
                 choices = _action_choices(s, legal, spends, swaps, moved, spend)
             elif phase in _FRUIT_PHASES and need is not None:
                 choices = _fruit_choices(s, legal, need)
+            elif phase == _P_PLACE_FARMLAND and len(actions) > 1 and actions[-1] == DO_PLACE \
+                    and CHANNEL0 <= actions[-2] < DELIVER0:
+                # a placement right after an irrigation reaches a new position only where the
+                # channel touches the farmland (placing first reaches the others)
+                touching = _TOUCHING[actions[-2] - CHANNEL0]
+                choices = [a for a in legal if a - FARMLAND0 in touching]
             else:
                 choices = legal
             last = len(choices) - 1
