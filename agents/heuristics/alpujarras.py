@@ -692,7 +692,8 @@ def _action_choices(s: AlpujarrasState, legal: list[int], spends: int, swaps: in
         if FRUIT0 <= a < CHANNEL0:
             fruit = True
     free = others or fruit
-    fruit_later = others and s.pend_fruit
+    multi = not s.solo  # the solo search keeps every order (its documented figures)
+    fruit_later = multi and others and s.pend_fruit
     special = s.track.kinds[s.pos[me]] != C.K_STANDARD  # markets, harvests, the end track
     out = []
     for a in legal:
@@ -700,7 +701,7 @@ def _action_choices(s: AlpujarrasState, legal: list[int], spends: int, swaps: in
             if not free:
                 out.append(a)
         elif a == DO_MOVE:
-            if DO_PLACE not in legal:  # placing first can move the farmer placed, too
+            if not multi or DO_PLACE not in legal:  # placing first can move the one placed
                 out.append(a)
         elif a in (DO_PLACE, DO_TAKE_NORIAS) or a >= CHANNEL0:
             out.append(a)
@@ -800,7 +801,7 @@ def complete_turns(
             elif phase in _FRUIT_PHASES and need is not None:
                 choices = _fruit_choices(s, legal, need)
             elif phase == _P_PLACE_FARMLAND and len(actions) > 1 and actions[-1] == DO_PLACE \
-                    and CHANNEL0 <= actions[-2] < DELIVER0:
+                    and CHANNEL0 <= actions[-2] < DELIVER0 and not s.solo:
                 # a placement right after an irrigation reaches a new position only where the
                 # channel touches the farmland (placing first reaches the others)
                 touching = _TOUCHING[actions[-2] - CHANNEL0]
@@ -910,9 +911,10 @@ class AlpujarrasHeuristic(Agent):
             def value(s: AlpujarrasState, me: int) -> float:
                 return position_value(s, me, weights, turn)
         need = fruit_need(state, me, value)
+        before_end = not solo or bool(samples)
         scored = [
             (self._judge(actions, result, me, samples, value), actions)
-            for actions, result in complete_turns(state.clone(), me, before_end=True,
+            for actions, result in complete_turns(state.clone(), me, before_end=before_end,
                                                   need=need, spend=solo)
         ]
         if not scored:
