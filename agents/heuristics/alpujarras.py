@@ -51,13 +51,24 @@ judged over several of her futures (fresh die rolls).
 needed most (a swap gives back one of the two needed least; the need is measured with the norias
 set aside, since the value counts on them for exactly such swaps); the mule considers the six
 nearest free standard spaces, the next two market or harvest spaces and the furthest free end
-space; icons resolved in another order reach the same position once (transpositions). Norias are
-spent after the icons, or before them when the icons would overflow the cap; a placement spends as
-many norias as it can; a turn spends at most twice on a standard space and three times
-elsewhere, with one farmer move and two fruit swaps (swaps only where a delivery, goal or zakat
-can use them). Multiplayer turns are searched without noria spends first, then the spends are
-added to the three best turns; a decision expands at most `MAX_NODES` positions and typically
-takes 15-50 ms.
+space; icons resolved in another order reach the same position once (transpositions), and in the
+multiplayer game orders that reach no new position are not followed at all: the fruit icon is
+taken after the other free icons, a place icon before the move icon, and a farmer placed right
+after an irrigation only in a farmland the channel touches (the solo search keeps every order).
+Norias are spent after the icons, or before them when the icons would overflow the cap; a
+placement spends as many norias as it can; a turn spends at most twice on a standard space and
+three times elsewhere, with one farmer move and two fruit swaps (swaps only where a delivery, goal
+or zakat can use them). Multiplayer turns are searched without noria spends first, then the
+spends are added to the three best turns; a decision expands at most `MAX_NODES` positions.
+
+**Speed** (the heuristic is a self-play training opponent): a multiplayer turn is valued just
+before its END_TURN, which elsewhere than on the end track changes nothing the value reads; what
+the turn cannot change (`TurnFacts`: the track's facts, the other seats' farmers, the towns'
+tokens and the goals that read tokens until the player delivers) is worked out once per decision,
+and the deliveries, fruit and majorities part of the value once per distinct mule position, fruit
+and farmers. A multiplayer decision typically takes 3-5 ms of one core (2-4 players, self-play;
+about 10 ms against random seats, whose games leave the heuristic more to do), a solo one about
+35 ms.
 """
 
 from __future__ import annotations
