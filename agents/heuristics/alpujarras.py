@@ -66,9 +66,9 @@ before its END_TURN, which elsewhere than on the end track changes nothing the v
 the turn cannot change (`TurnFacts`: the track's facts, the other seats' farmers, the towns'
 tokens and the goals that read tokens until the player delivers) is worked out once per decision,
 and the deliveries, fruit and majorities part of the value once per distinct mule position, fruit
-and farmers. A multiplayer decision typically takes 3-5 ms of one core (2-4 players, self-play;
-about 10 ms against random seats, whose games leave the heuristic more to do), a solo one about
-35 ms.
+and farmers. A multiplayer decision typically takes 3-5 ms of one core in self-play (2-4
+players) and 10-20 ms against random seats (2-4 players; their games leave the heuristic more
+farmers and channels to choose from), a solo one about 35 ms.
 """
 
 from __future__ import annotations
