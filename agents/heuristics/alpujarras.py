@@ -51,13 +51,24 @@ judged over several of her futures (fresh die rolls).
 needed most (a swap gives back one of the two needed least; the need is measured with the norias
 set aside, since the value counts on them for exactly such swaps); the mule considers the six
 nearest free standard spaces, the next two market or harvest spaces and the furthest free end
-space; icons resolved in another order reach the same position once (transpositions). Norias are
-spent after the icons, or before them when the icons would overflow the cap; a placement spends as
-many norias as it can; a turn spends at most twice on a standard space and three times
-elsewhere, with one farmer move and two fruit swaps (swaps only where a delivery, goal or zakat
-can use them). Multiplayer turns are searched without noria spends first, then the spends are
-added to the three best turns; a decision expands at most `MAX_NODES` positions and typically
-takes 15-50 ms.
+space; icons resolved in another order reach the same position once (transpositions), and in the
+multiplayer game orders that reach no new position are not followed at all: the fruit icon is
+taken after the other free icons, a place icon before the move icon, and a farmer placed right
+after an irrigation only in a farmland the channel touches (the solo search keeps every order).
+Norias are spent after the icons, or before them when the icons would overflow the cap; a
+placement spends as many norias as it can; a turn spends at most twice on a standard space and
+three times elsewhere, with one farmer move and two fruit swaps (swaps only where a delivery, goal
+or zakat can use them). Multiplayer turns are searched without noria spends first, then the
+spends are added to the three best turns; a decision expands at most `MAX_NODES` positions.
+
+**Speed** (the heuristic is a self-play training opponent): a multiplayer turn is valued just
+before its END_TURN, which elsewhere than on the end track changes nothing the value reads; what
+the turn cannot change (`TurnFacts`: the track's facts, the other seats' farmers, the towns'
+tokens and the goals that read tokens until the player delivers) is worked out once per decision,
+and the deliveries, fruit and majorities part of the value once per distinct mule position, fruit
+and farmers. A multiplayer decision typically takes 3-5 ms of one core in self-play (2-4
+players) and 10-20 ms against random seats (2-4 players; their games leave the heuristic more
+farmers and channels to choose from), a solo one about 35 ms.
 """
 
 from __future__ import annotations
@@ -78,12 +89,13 @@ from huerta.envs.alpujarras.actions import (
     DO_PLACE,
     DO_TAKE_NORIAS,
     END_TURN,
+    FARMLAND0,
     FRUIT0,
     SPEND0,
     Phase,
 )
 from huerta.envs.alpujarras.effects import harvest_farmlands, score, ties_count, zara_score
-from huerta.envs.alpujarras.goals import ZAKAT_FRUIT, goal_flags, zakat_side
+from huerta.envs.alpujarras.goals import ZAKAT_FRUIT, zakat_side
 from huerta.envs.alpujarras.state import AlpujarrasState
 from huerta.envs.core.view import PlayerView
 
@@ -101,6 +113,7 @@ MAX_SWAPS = 2  # fruit swaps per turn (only where a delivery, goal or zakat can 
 
 _P_MOVE = int(Phase.MOVE)
 _P_ACTION = int(Phase.ACTION)
+_P_PLACE_FARMLAND = int(Phase.PLACE_FARMLAND)
 _P_GAIN_FRUIT = int(Phase.GAIN_FRUIT)
 _P_SWAP_RETURN = int(Phase.SWAP_RETURN)
 _P_SWAP_GAIN = int(Phase.SWAP_GAIN)
@@ -175,18 +188,37 @@ def _on_end(state: AlpujarrasState, piece: int) -> bool:
 # --- the multiplayer value -------------------------------------------------------------------
 
 
-def _award(state: AlpujarrasState, town: int) -> int:
-    award = state.awards[town]
-    if award == C.AWARD_GONE:
-        return 0
-    return C.AWARDS[state.award_ids[town]][0 if award == C.AWARD_GREEN else 1]
+def town_tokens(state: AlpujarrasState) -> list[tuple[int, int, int, int]]:
+    """(kind, fruit asked, town, gain) of every delivery token in the towns, the gain being its
+    dirhem side plus the town's next award."""
+    out = []
+    awards = state.awards
+    for town, tokens in enumerate(state.towns):
+        award = awards[town]
+        award = 0 if award == C.AWARD_GONE else \
+            C.AWARDS[state.award_ids[town]][0 if award == C.AWARD_GREEN else 1]
+        for tok in tokens:
+            value = tok % 10
+            out.append((tok // 10, value, town, value - 1 + award))
+    return out
+
+
+@lru_cache(maxsize=8)
+def _readiness_table(power: float) -> tuple[tuple[float, ...], ...]:
+    """[fruit held][fruit asked]: (held / asked) ** power, 1 once enough is held."""
+    return tuple(
+        tuple(1.0 if have >= asked else (have / asked) ** power for asked in range(10))
+        for have in range(C.FRUIT_CAP + 1)
+    )
 
 
 def delivery_potential(state: AlpujarrasState, me: int, fruit: list[int], deliveries: int,
                        w: Weights = DEFAULT, kinds_done: set[int] | None = None,
-                       farmers: list[int] | None = None) -> float:
+                       farmers: list[int] | None = None,
+                       tokens: list[tuple[int, int, int, int]] | None = None) -> float:
     """The tokens within reach, matched greedily with the market actions left; consumes the fruit
-    it plans for from `fruit` (a copy). `kinds_done` (solo) excludes kinds already delivered.
+    it plans for from `fruit` (a copy). `kinds_done` (solo) excludes kinds already delivered;
+    `tokens` is `town_tokens(state)` where the caller has it.
 
     A token counts by what it pays (dirhem side plus the town's next award) times the share of
     its fruit held to the power `delivery_power`, times `no_farmer` without a farmer in its
@@ -197,28 +229,28 @@ def delivery_potential(state: AlpujarrasState, me: int, fruit: list[int], delive
         return 0.0
     planned = farmers
     farmers = list(state.farmers[me])
-    power = w.delivery_power
+    ready = _readiness_table(w.delivery_power)
     no_farmer = w.no_farmer
+    if tokens is None:
+        tokens = town_tokens(state)
     options = []  # [value now, gain, town, kind, fruit asked]
-    for town, tokens in enumerate(state.towns):
-        if not tokens:
+    for kind, value, town, gain in tokens:
+        have = fruit[kind]
+        if not have or (kinds_done is not None and kind in kinds_done):
             continue
-        award = _award(state, town)
-        factor = 1.0 if farmers[town] else no_farmer
-        for tok in tokens:
-            kind, value = tok // 10, tok % 10
-            have = fruit[kind]
-            if not have or (kinds_done is not None and kind in kinds_done):
-                continue
-            gain = value - 1 + award
-            ready = 1.0 if have >= value else (have / value) ** power
-            options.append([gain * ready * factor, gain, town, kind, value])
+        options.append([gain * ready[have][value] * (1.0 if farmers[town] else no_farmer),
+                        gain, town, kind, value])
     total = 0.0
     while deliveries and options:
-        best = max(options, key=lambda o: o[0])
+        best = options[0]
+        k = 0
+        for j in range(1, len(options)):  # the first best, as max() picks
+            if options[j][0] > best[0]:
+                best = options[j]
+                k = j
         if best[0] <= 0.0:
             break
-        options.remove(best)
+        del options[k]
         total += best[0]
         deliveries -= 1
         _, _, town, kind, value = best
@@ -232,35 +264,54 @@ def delivery_potential(state: AlpujarrasState, me: int, fruit: list[int], delive
                 if not have or (kinds_done is not None and o[3] == kind):
                     o[0] = 0.0
                     continue
-                ready = 1.0 if have >= o[4] else (have / o[4]) ** power
-                o[0] = o[1] * ready * (1.0 if farmers[o[2]] > 0 else no_farmer)
+                o[0] = o[1] * ready[have][o[4]] * (1.0 if farmers[o[2]] > 0 else no_farmer)
     return total
 
 
 def goal_progress(state: AlpujarrasState, me: int) -> list[float]:
     """Per goal id (0-9), how far `me` is towards it, in [0, 1]."""
-    fruit = state.fruit[me]
-    farmers = state.farmers[me]
-    towns = state.town_farmers[me]
-    kinds = [0] * C.NUM_FRUITS
+    return [_goal_status(state, me, goal)[1] for goal in range(C.NUM_GOALS)]
+
+
+def _goal_status(state: AlpujarrasState, me: int, goal: int) -> tuple[bool, float]:
+    """(met now, progress in [0, 1]) of goal `goal` for `me`: `goal_flags` and the progress
+    measure of one goal, so that the value reads only the goals still on open cards."""
+    if goal == 0:
+        most = max(state.fruit[me])
+        return most >= C.FRUIT_CAP, most / 5.0
+    if goal == 1:
+        fruit = state.fruit[me]
+        return min(fruit) >= 1, sum(1 for x in fruit if x) / 5.0
+    if goal in (4, 5):
+        farmers = state.farmers[me]
+        if goal == 5:
+            most = max(farmers)
+            return most >= 3, min(most, 3) / 3.0
+        two = sorted((min(x, 2) for x in farmers), reverse=True)
+        return sum(1 for x in farmers if x >= 2) >= 2, (two[0] + two[1]) / 4.0
+    if goal in (8, 9):
+        towns = state.town_farmers[me]
+        if goal == 8:
+            count = sum(1 for x in towns if x >= 1)
+            return count >= 4, min(count, 4) / 4.0
+        two = sorted((min(x, 2) for x in towns), reverse=True)
+        return sum(1 for x in towns if x >= 2) >= 2, (two[0] + two[1]) / 4.0
+    if goal in (2, 3):
+        kinds = [0] * C.NUM_FRUITS
+        for t in state.tokens[me]:
+            kinds[t // 10] += 1
+        if goal == 2:
+            most = max(kinds)
+            return most >= 3, most / 3.0
+        count = sum(1 for k in kinds if k)
+        return count >= 3, min(count, 3) / 3.0
     values = [0] * 6
     for t in state.tokens[me]:
-        kinds[t // 10] += 1
         values[t % 10] += 1
-    two_lands = sorted((min(x, 2) for x in farmers), reverse=True)
-    two_towns = sorted((min(x, 2) for x in towns), reverse=True)
-    return [
-        max(fruit) / 5.0,
-        sum(1 for x in fruit if x) / 5.0,
-        max(kinds) / 3.0,
-        min(sum(1 for k in kinds if k), 3) / 3.0,
-        (two_lands[0] + two_lands[1]) / 4.0,
-        min(max(farmers), 3) / 3.0,
-        sum(1 for v in C.TOKEN_VALUE_RANGE if values[v]) / 4.0,
-        min(max(values[2], values[3]), 3) / 3.0,
-        min(sum(1 for x in towns if x), 4) / 4.0,
-        (two_towns[0] + two_towns[1]) / 4.0,
-    ]
+    if goal == 6:
+        return (all(values[v] for v in C.TOKEN_VALUE_RANGE),
+                sum(1 for v in C.TOKEN_VALUE_RANGE if values[v]) / 4.0)
+    return values[2] >= 3 or values[3] >= 3, min(max(values[2], values[3]), 3) / 3.0
 
 
 def _majority_chance(mine: int, other: int, ties_count: bool) -> float:
@@ -273,8 +324,45 @@ def _majority_chance(mine: int, other: int, ties_count: bool) -> float:
     return (0.0, 0.1, 0.3, 0.8, 0.95)[max(-2, min(margin, 2)) + 2]
 
 
-def position_value(state: AlpujarrasState, me: int, w: Weights = DEFAULT) -> float:
-    """How good `state` is for seat `me` of a multiplayer game, in dirhems (module docstring)."""
+class TurnFacts:
+    """What `position_value` reads that seat `me`'s own turn cannot change, worked out once per
+    decision instead of once per position: the track's facts, the most farmers any other seat
+    has in each farmland (only the actor's farmers move in a turn), whether ties win harvests,
+    each goal card's goal and reward, and while the actor has delivered nothing (only the
+    actor's deliveries change the towns and the tokens and town farmers held) the tokens in the
+    towns (`town_tokens`) and the goals that read tokens and town farmers. Positions of one turn
+    often share their fruit and farmers, so the value's holdings part is kept per mule position,
+    fruit and farmers as well (`holdings`, for the weights `weights`)."""
+
+    __slots__ = ("cards", "delivered", "facts", "goals", "holdings", "others", "ties", "tokens",
+                 "weights")
+
+    def __init__(self, state: AlpujarrasState, me: int) -> None:
+        self.facts = _facts(state)
+        self.tokens = town_tokens(state)
+        self.delivered = len(state.tokens[me])
+        n = state.num_players
+        self.others = [max(state.farmers[q][f] for q in range(n) if q != me) for f in _F]
+        self.ties = ties_count(state)
+        cards = []
+        for card in range(C.NUM_GOAL_CARDS):
+            goal = C.card_goal(card, state.goal_sides[card])
+            cards.append((card, goal, C.GOAL_REWARDS[goal]))
+        self.cards = tuple(cards)
+        self.goals = {goal: _goal_status(state, me, goal) for _, goal, _ in cards
+                      if goal in _DELIVERY_GOALS}
+        self.holdings: dict[tuple, float] = {}
+        self.weights: Weights | None = None
+
+
+_DELIVERY_GOALS = frozenset((2, 3, 6, 7, 8, 9))  # goals read tokens and town farmers only
+
+
+def position_value(state: AlpujarrasState, me: int, w: Weights = DEFAULT,
+                   turn: TurnFacts | None = None) -> float:
+    """How good `state` is for seat `me` of a multiplayer game, in dirhems (module docstring).
+    `turn` (the `TurnFacts` of a position earlier in the same turn of `me`) saves working them
+    out again."""
     if state.terminal:
         keys = state.ranking_keys()
         mine = keys[me]
@@ -283,48 +371,71 @@ def position_value(state: AlpujarrasState, me: int, w: Weights = DEFAULT) -> flo
         return (1000.0 if mine > best_other else -1000.0) + margin
     value = float(score(state, me))
     pos = state.pos[me]
-    if pos >= 0 and state.track[pos].kind == C.END:
+    if state.track.is_end[pos]:
         return value + 0.01 * pos  # nothing more to earn; further along wins ties
-    facts = _facts(state)
+    if turn is None:
+        turn = TurnFacts(state, me)
+    facts = turn.facts
     i = pos + 1
     harvests = facts.harvests[i]
     value += w.tempo * facts.standards[i]
+    same_towns = len(state.tokens[me]) == turn.delivered
+    if same_towns:
+        if turn.weights is not w:
+            turn.holdings.clear()
+            turn.weights = w
+        key = (i, *state.fruit[me], *state.farmers[me])
+        holdings = turn.holdings.get(key)
+    else:
+        holdings = None
+    if holdings is None:
+        holdings = _holdings_value(state, me, w, turn, i, same_towns)
+        if same_towns:
+            turn.holdings[key] = holdings
+    value += holdings
+    # goals, one per harvest visit or end arrival
+    done = state.goals_done[me]
+    known = turn.goals if same_towns else {}
+    worth = []
+    for card, goal, reward in turn.cards:
+        if done[card]:
+            continue
+        status = known.get(goal)
+        met, progress = _goal_status(state, me, goal) if status is None else status
+        if met:
+            worth.append(reward * w.goal_met)
+        else:
+            worth.append(reward * w.goal_progress * progress ** 2)
+    worth.sort(reverse=True)
+    value += sum(worth[:harvests + 1])
+    value += w.noria * state.norias[me]
+    if state.supply[me] == 0:
+        value -= w.empty_supply
+    return value
+
+
+def _holdings_value(state: AlpujarrasState, me: int, w: Weights, turn: TurnFacts, i: int,
+                    same_towns: bool) -> float:
+    """`position_value`'s part for the deliveries within reach, the fruit left over and the
+    farmland majorities (mule position index `i`)."""
+    facts = turn.facts
+    harvests = facts.harvests[i]
     fruit = list(state.fruit[me])
     mine = list(state.farmers[me])  # less the farmers that planned deliveries take to town
     deliveries = min(C.MAX_MARKET_ACTIONS - state.markets_used[me], facts.markets[i] + 1)
-    value += w.delivery * delivery_potential(state, me, fruit, deliveries, w, farmers=mine)
+    value = w.delivery * delivery_potential(state, me, fruit, deliveries, w, farmers=mine,
+                                            tokens=turn.tokens if same_towns else None)
     value += w.sale * sum(fruit)
     # farmland majorities before the harvests
     if harvests:
-        n = state.num_players
-        ties = ties_count(state)
+        ties = turn.ties
+        others = turn.others
         held = state.fruit[me]
         for f in _F:
             if not mine[f]:
                 continue
-            other = max(state.farmers[q][f] for q in range(n) if q != me)
             unit = w.harvest_fruit if held[C.PRIMARY[f]] < C.FRUIT_CAP else 0.3
-            value += harvests * unit * _majority_chance(mine[f], other, ties)
-    # goals, one per harvest visit or end arrival
-    chances = harvests + 1
-    done = state.goals_done[me]
-    met = goal_flags(state, me)
-    progress = goal_progress(state, me)
-    worth = []
-    for card in range(C.NUM_GOAL_CARDS):
-        if done[card]:
-            continue
-        goal = C.card_goal(card, state.goal_sides[card])
-        reward = C.GOAL_REWARDS[goal]
-        if met[goal]:
-            worth.append(reward * w.goal_met)
-        else:
-            worth.append(reward * w.goal_progress * progress[goal] ** 2)
-    worth.sort(reverse=True)
-    value += sum(worth[:chances])
-    value += w.noria * state.norias[me]
-    if state.supply[me] == 0:
-        value -= w.empty_supply
+            value += harvests * unit * _majority_chance(mine[f], others[f], ties)
     return value
 
 
@@ -574,24 +685,40 @@ def _key(s: AlpujarrasState, me: int, spends: int, swaps: int, moved: bool) -> t
     )
 
 
-def _action_choices(s: AlpujarrasState, mask: np.ndarray, spends: int, swaps: int,
+def _action_choices(s: AlpujarrasState, legal: list[int], spends: int, swaps: int,
                     moved: bool, spend: bool) -> list[int]:
-    """The ACTION-phase choices worth searching (see the module docstring); without `spend`
-    norias are spent only where the icons would overflow the cap."""
-    if mask[DO_HARVEST]:
+    """The ACTION-phase choices worth searching among the `legal` actions (see the module
+    docstring); without `spend` norias are spent only where the icons would overflow the cap."""
+    if DO_HARVEST in legal:
         return [DO_HARVEST]
     me = s.current_player
     icons = s.pend_place or s.pend_move or s.pend_irrigate or s.pend_norias or s.pend_fruit
-    free = mask[DO_PLACE] or mask[DO_TAKE_NORIAS] or mask[FRUIT0:CHANNEL0].any() or \
-        mask[CHANNEL0:DELIVER0].any()
-    special = s.track[s.pos[me]].kind != C.STANDARD
+    # free icons left: placing, norias, channels (and the fruit icon, taken after the others:
+    # earlier it reaches no new position)
+    others = fruit = False
+    for a in legal:
+        if a in (DO_PLACE, DO_TAKE_NORIAS) or CHANNEL0 <= a < DELIVER0:
+            others = True
+            break
+        if FRUIT0 <= a < CHANNEL0:
+            fruit = True
+    free = others or fruit
+    multi = not s.solo  # the solo search keeps every order (its documented figures)
+    fruit_later = multi and others and s.pend_fruit
+    special = s.track.kinds[s.pos[me]] != C.K_STANDARD  # markets, harvests, the end track
     out = []
-    for a in np.flatnonzero(mask).tolist():
+    for a in legal:
         if a == END_TURN:
             if not free:
                 out.append(a)
-        elif a in (DO_PLACE, DO_MOVE, DO_TAKE_NORIAS) or a >= FRUIT0:
+        elif a == DO_MOVE:
+            if not multi or DO_PLACE not in legal:  # placing first can move the one placed
+                out.append(a)
+        elif a in (DO_PLACE, DO_TAKE_NORIAS) or a >= CHANNEL0:
             out.append(a)
+        elif a >= FRUIT0:
+            if not fruit_later:
+                out.append(a)
         elif SPEND0 <= a < END_TURN:
             if spends >= (MAX_SPENDS_SPECIAL if special else MAX_SPENDS):
                 continue
@@ -605,18 +732,23 @@ def _action_choices(s: AlpujarrasState, mask: np.ndarray, spends: int, swaps: in
             elif a == _SPEND_MOVE:
                 if moved:
                     continue
-            elif a > _SPEND_MOVE and (a + 1 < END_TURN and mask[a + 1]):
+            elif a > _SPEND_MOVE and a + 1 < END_TURN and a + 1 in legal:
                 continue  # a placement spends as many norias as it can
             out.append(a)
     return out
 
 
+# per channel: the farmlands whose farmers or fields it touches (its norias, its crop)
+_TOUCHING = tuple(
+    frozenset(ch.farmlands) | (frozenset() if ch.field is None else frozenset((ch.field[0],)))
+    for ch in C.CHANNELS
+)
 _FRUIT_PHASES = (_P_GAIN_FRUIT, _P_SWAP_RETURN, _P_SWAP_GAIN)
 
 
-def _fruit_choices(s: AlpujarrasState, mask: np.ndarray, need: list[float]) -> list[int]:
+def _fruit_choices(s: AlpujarrasState, legal: list[int], need: list[float]) -> list[int]:
     """The two fruit kinds needed most (to gain) or least (to give back in a swap)."""
-    kinds = [t for t in _T if mask[FRUIT0 + t]]
+    kinds = [a - FRUIT0 for a in legal]
     kinds.sort(key=lambda t: need[t], reverse=s.phase != _P_SWAP_RETURN)
     return [FRUIT0 + t for t in kinds[:FRUIT_CHOICES if s.solo else 1]]
 
@@ -660,39 +792,56 @@ def complete_turns(
     stack: list[tuple[list[int], AlpujarrasState, int, int, bool]] = [([], state, 0, 0, False)]
     while stack:
         actions, s, spends, swaps, moved = stack.pop()
-        if s.terminal or s.turns != start:
-            yield actions, s
-            continue
-        nodes += 1
-        if nodes > limit:
-            return
-        mask = s.legal_mask()
-        phase = s.phase
-        if phase == _P_MOVE:
-            choices = _move_targets(s, np.flatnonzero(mask).tolist())
-        elif phase == _P_ACTION:
-            key = _key(s, me, spends, swaps, moved)
-            if key in seen:
+        while True:  # a node with one choice goes on to its child at once
+            if s.terminal or s.turns != start:
+                yield actions, s
+                break
+            nodes += 1
+            if nodes > limit:
+                return
+            legal = s.legal_mask().nonzero()[0].tolist()
+            phase = s.phase
+            if phase == _P_MOVE:
+                choices = _move_targets(s, legal)
+            elif phase == _P_ACTION:
+                key = _key(s, me, spends, swaps, moved)
+                if key in seen:
+                    break
+                seen.add(key)
+                choices = _action_choices(s, legal, spends, swaps, moved, spend)
+            elif phase in _FRUIT_PHASES and need is not None:
+                choices = _fruit_choices(s, legal, need)
+            elif phase == _P_PLACE_FARMLAND and len(actions) > 1 and actions[-1] == DO_PLACE \
+                    and CHANNEL0 <= actions[-2] < DELIVER0 and not s.solo:
+                # a placement right after an irrigation reaches a new position only where the
+                # channel touches the farmland (placing first reaches the others)
+                touching = _TOUCHING[actions[-2] - CHANNEL0]
+                choices = [a for a in legal if a - FARMLAND0 in touching]
+            else:
+                choices = legal
+            last = len(choices) - 1
+            if last == 0 and not (before_end and phase == _P_ACTION and choices[0] == END_TURN):
+                a = choices[0]
+                s.apply(a)
+                actions = [*actions, a]
+                if SPEND0 <= a < END_TURN and phase == _P_ACTION:
+                    spends += 1
+                    swaps += a == _SPEND_SWAP
+                    moved = moved or a == _SPEND_MOVE
                 continue
-            seen.add(key)
-            choices = _action_choices(s, mask, spends, swaps, moved, spend)
-        elif phase in _FRUIT_PHASES and need is not None:
-            choices = _fruit_choices(s, mask, need)
-        else:
-            choices = np.flatnonzero(mask).tolist()
-        last = len(choices) - 1
-        for k, a in enumerate(reversed(choices)):
-            if before_end and a == END_TURN and phase == _P_ACTION:
-                yield [*actions, a], s
-                continue
-            child = s if k == last else s.clone()  # the parent is not needed after its children
-            child.apply(a)
-            sp, sw, mv = spends, swaps, moved
-            if SPEND0 <= a < END_TURN and phase == _P_ACTION:
-                sp += 1
-                sw += a == _SPEND_SWAP
-                mv = mv or a == _SPEND_MOVE
-            stack.append(([*actions, a], child, sp, sw, mv))
+            for k, a in enumerate(reversed(choices)):
+                if before_end and a == END_TURN and phase == _P_ACTION:
+                    yield [*actions, a], s
+                    continue
+                child = s if k == last else s.clone()  # the parent is not needed after its children
+                child.apply(a)
+                sp, sw, mv = spends, swaps, moved
+                if SPEND0 <= a < END_TURN and phase == _P_ACTION:
+                    sp += 1
+                    sw += a == _SPEND_SWAP
+                    mv = mv or a == _SPEND_MOVE
+                stack.append(([*actions, a], child, sp, sw, mv))
+            break
 
 
 class AlpujarrasHeuristic(Agent):
@@ -731,21 +880,29 @@ class AlpujarrasHeuristic(Agent):
         return position_value(state, me, self.weights)
 
     def _judge(self, actions: list[int], result: AlpujarrasState, me: int,
-               samples: list[list[int]]) -> float:
-        """The value of a finished turn; a turn given before its END_TURN is ended under every
-        roll sample and the values averaged."""
-        if samples and actions[-1] == END_TURN and not result.terminal \
-                and result.phase == _P_ACTION:
-            value = 0.0
-            for rolls in samples:
+               samples: list[list[int]], value) -> float:
+        """The value of a finished turn by `value(state, me)`. A turn given before its END_TURN
+        is ended under every roll sample and the values averaged (solo); a multiplayer turn is
+        ended only where the END_TURN changes what the value reads (the end track's sale and
+        the game's end), since elsewhere it only hands the turn on and moves the die."""
+        if actions[-1] == END_TURN and not result.terminal and result.phase == _P_ACTION:
+            if samples:
+                total = 0.0
+                for rolls in samples:
+                    after = result.clone()
+                    after.rolls = list(rolls)
+                    after.apply(END_TURN)
+                    total += value(after, me)
+                v = total / len(samples)
+            elif result.solo or result.harvest_left or result.track.is_end[result.pos[me]]:
                 after = result.clone()
-                after.rolls = list(rolls)
                 after.apply(END_TURN)
-                value += self.value(after, me)
-            value /= len(samples)
+                v = value(after, me)
+            else:
+                v = value(result, me)
         else:
-            value = self.value(result, me)
-        return value + self.rng.random() * 1e-6  # random tie-break
+            v = value(result, me)
+        return v + self.rng.random() * 1e-6  # random tie-break
 
     def best_turn(self, state: AlpujarrasState, me: int) -> tuple[float, list[int]]:
         """(value, actions) of the best complete turn from `state` (a determinized copy).
@@ -753,12 +910,22 @@ class AlpujarrasHeuristic(Agent):
         Multiplayer turns are searched in two passes: every turn without optional noria spends,
         then the spends added to the `SPEND_BEAM` best of them. The solo game's trees are small
         and its spends decisive (swaps make deliveries), so it searches spends at once."""
+        state.invalidate()  # the search never observes: clones need not copy the observation
         samples = self._roll_samples(state)
-        need = fruit_need(state, me, self.value)
         solo = state.solo
+        if solo:
+            value = self.value
+        else:
+            turn = TurnFacts(state, me)
+            weights = self.weights
+
+            def value(s: AlpujarrasState, me: int) -> float:
+                return position_value(s, me, weights, turn)
+        need = fruit_need(state, me, value)
+        before_end = not solo or bool(samples)
         scored = [
-            (self._judge(actions, result, me, samples), actions)
-            for actions, result in complete_turns(state.clone(), me, before_end=bool(samples),
+            (self._judge(actions, result, me, samples, value), actions)
+            for actions, result in complete_turns(state.clone(), me, before_end=before_end,
                                                   need=need, spend=solo)
         ]
         if not scored:
@@ -775,11 +942,11 @@ class AlpujarrasHeuristic(Agent):
                 pre.apply(a)
             if pre.phase != _P_ACTION or not pre.norias[me]:
                 continue
-            for more, result in complete_turns(pre, me, before_end=bool(samples), need=need,
+            for more, result in complete_turns(pre, me, before_end=True, need=need,
                                                limit=MAX_NODES // SPEND_BEAM):
-                value = self._judge(more, result, me, samples)
-                if value > best_value:
-                    best_value, best_actions = value, actions[:-1] + more
+                v = self._judge(more, result, me, samples, value)
+                if v > best_value:
+                    best_value, best_actions = v, actions[:-1] + more
         return best_value, best_actions
 
     def act(self, observation: dict[str, np.ndarray], view: PlayerView | None = None) -> int:

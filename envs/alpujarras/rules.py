@@ -90,8 +90,11 @@ def _has_farmland_farmer(state: AlpujarrasState, p: int) -> bool:
 def _swap_possible(fruit: list[int]) -> bool:
     """ALP-61 (1 noria): some fruit to return and a different kind below the cap."""
     held = [t for t in _T if fruit[t] >= 1]
+    if not held:
+        return False
     below = [t for t in _T if fruit[t] < C.FRUIT_CAP]
-    return any(a != b for a in held for b in below)
+    # two different kinds exist unless both lists are the same single kind
+    return bool(below) and (len(held) > 1 or len(below) > 1 or held[0] != below[0])
 
 
 def _place_possible(state: AlpujarrasState, p: int) -> bool:

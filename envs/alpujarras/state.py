@@ -221,9 +221,11 @@ class AlpujarrasState(GameState):
         new.track = self.track
         new.version = self.version
         new.dirty = self.dirty
-        new._mask = np.zeros(N_ACTIONS, dtype=bool)
+        # the mask is a function of the fields, so a fresh one stays valid in the copy (a search
+        # that clones a state and applies an action to it need not work the mask out again)
+        new._mask = self._mask.copy()
         new._mask_view = rules.mask_view(new._mask)
-        new._mask_version = -1
+        new._mask_version = self._mask_version
         cache = self._obs_cache
         # the cached vector is updated in place, so each state needs its own copy
         new._obs_cache = None if cache is None else cache.copy()

@@ -12,6 +12,7 @@ from huerta.agents import make_agent
 from huerta.agents.heuristics import HEURISTICS
 from huerta.agents.heuristics.alpujarras import (
     AlpujarrasHeuristic,
+    TurnFacts,
     complete_turns,
     position_value,
     solo_value,
@@ -150,3 +151,26 @@ def test_complete_turns_ends_every_turn_and_respects_its_node_limit():
     assert all(result.turns == state.turns + 1 or result.terminal for _, result in turns)
     assert len({tuple(actions) for actions, _ in turns}) == len(turns)
     assert len(list(complete_turns(state.clone(), me, limit=5))) < len(turns)
+
+
+@pytest.mark.parametrize("n", (2, 4))
+def test_the_values_kept_for_a_turn_match_a_fresh_value(n):
+    """`TurnFacts` (worked out once per decision, with the holdings part kept per fruit and
+    farmers) gives every position the turn reaches, deliveries included, the value worked out
+    from scratch."""
+    state = new_game(n, seed=60 + n)
+    rng = np.random.default_rng(n)
+    agent = AlpujarrasHeuristic(seed=n)
+    checked = 0
+    while not state.is_terminal and state.turns < 40:
+        me = state.current_player
+        if state.turns % 3 == 0 and state.phase == 0:
+            turn = TurnFacts(state, me)
+            for _, result in complete_turns(state.clone(), me, before_end=True):
+                assert position_value(result, me, turn=turn) == pytest.approx(
+                    position_value(result, me), abs=1e-9)
+                checked += 1
+        obs = {"action_mask": state.legal_mask().astype(np.int8)}
+        state.apply(agent.act(obs, PlayerView(state, me)) if rng.random() < 0.8
+                    else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert checked > 100
