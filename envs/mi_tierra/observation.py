@@ -206,13 +206,16 @@ _DISPLAY_SLOT = 1 + C.NUM_DEV_CARDS
 _IS_DECK_B = C.IS_DECK_B
 _B_TABLE = bytes(1 if c < C.NUM_MARKET_CARDS and _IS_DECK_B[c] else 0 for c in range(256))
 _CARD_EVENT = tuple(c.event for c in C.MARKET_CARDS)
-_CARD_ROWS = [CARD_FEATURE_TABLE[c] for c in range(C.NUM_MARKET_CARDS)]
+# the market slots' rows by card id, and a blank row last (index -1: an empty slot)
+_MARKET_TABLE = np.vstack([CARD_FEATURE_TABLE, np.zeros((1, CARD_FEATURES), dtype=np.float32)])
+_NO_SLOTS = tuple([-1] * (4 - k) for k in range(5))  # the Established slots a count leaves out
 
 
 _DISPLAY_ROWS = [np.zeros(_DISPLAY_SLOT, dtype=np.float32)] + [
     np.eye(_DISPLAY_SLOT, dtype=np.float32)[0] + np.eye(_DISPLAY_SLOT, dtype=np.float32)[1 + d]
     for d in range(C.NUM_DEV_CARDS)
 ]  # by development card + 1 (0: an empty slot)
+_DISPLAY_TABLE = np.stack(_DISPLAY_ROWS)
 
 
 _HOT4 = tuple(tuple(1.0 if k == i else 0.0 for k in range(4)) for i in range(4))
@@ -255,29 +258,19 @@ def _refresh_public(state: MiTierraState, views: list) -> None:
     table[:, _OFF_GAME:_OFF_GAME + GAME_BLOCK] = pub[_OFF_GAME:_OFF_GAME + GAME_BLOCK]
     moved = False
     slots = views[_V_SLOTS]
-    if slots[0] != state.est:
-        shown = slots[0]
-        for m, card in enumerate(state.est):
-            if shown[m] != card:
-                base = _OFF_MARKETS + m * CARD_FEATURES
-                pub[base:base + CARD_FEATURES] = _CARD_ROWS[card] if card >= 0 else 0.0
-        slots[0] = list(state.est)
+    est = state.est
+    closing = state.closing
+    if slots[0] != est or slots[1] != closing:  # every slot in one gather (-1: an empty one)
+        _MARKET_TABLE.take(est + _NO_SLOTS[len(est)] + closing, axis=0,
+                           out=pub[_OFF_MARKETS:_OFF_DISPLAY].reshape(NUM_MARKET_SLOTS, -1))
+        slots[0] = list(est)
+        slots[1] = list(closing)
         moved = True
-    if slots[1] != state.closing:
-        shown = slots[1]
-        for m, card in enumerate(state.closing):
-            if shown[m] != card:
-                base = _OFF_MARKETS + (4 + m) * CARD_FEATURES
-                pub[base:base + CARD_FEATURES] = _CARD_ROWS[card] if card >= 0 else 0.0
-        slots[1] = list(state.closing)
-        moved = True
-    shown = views[_V_DISPLAY]
-    if shown != state.display:
-        for slot, dev in enumerate(state.display):
-            if shown[slot] != dev:
-                base = _OFF_DISPLAY + slot * _DISPLAY_SLOT
-                pub[base:base + _DISPLAY_SLOT] = _DISPLAY_ROWS[dev + 1]
-        views[_V_DISPLAY] = list(state.display)
+    display = state.display
+    if views[_V_DISPLAY] != display:
+        _DISPLAY_TABLE.take([dev + 1 for dev in display], axis=0,
+                            out=pub[_OFF_DISPLAY:_OFF_REVEALED].reshape(len(display), -1))
+        views[_V_DISPLAY] = list(display)
         moved = True
     revealed = state.revealed
     if views[_V_REVEALED] != revealed:
