@@ -14,7 +14,7 @@ import numpy as np
 from . import components as C
 from .farm import change_good, remove_animals
 from .ledger import gain
-from .observation import SEEN
+from .observation import SEEN, show_revealed
 
 if TYPE_CHECKING:
     from .state import MiTierraState
@@ -32,6 +32,8 @@ def draw(state: MiTierraState) -> int:
         return -1
     card = pile.pop()
     state.revealed[card] = True
+    if state._views is not None:
+        show_revealed(state, card)
     for q, known in enumerate(state.known):
         if known:
             known.pop(0)  # the drawn card was the first one this player knew

@@ -7,16 +7,15 @@ block and the Clock Tower reordering context, which carry only the observer's ow
 `OBS_LAYOUT` lists the named blocks (name, offset, size); seeds/mi_tierra.md documents each value.
 
 Speed: nothing is rebuilt that did not change. One table holds every observer's vector of
-everything but its player rows and the per-decision blocks: the public blocks are rewritten
-there for all observers at once, per `market_version` and slot by slot; a board space, the Black
-Market and a hut count are written the moment the rules change them (show_space,
-show_black_market, show_hut); the knowledge when flagged. The player rows are kept once, in seat
-order, with a snapshot of the values they were written from: the rules flag what changed per
-seat in `state.dirty` (holdings, money, goods, worker counts, the farm, the knowledge) and only
-the flagged fields that differ from the snapshot are rewritten, one by one; the money-stamp
-ranks when `clock` moved. A call copies the observer's vector and its player rows, rotated, and
-writes the few values of the current decision. These arrays are updated in place: a clone builds
-its own.
+everything but its player rows and the per-decision blocks: the public blocks are rewritten there
+for all observers at once, per `market_version`; a board space, the Black Market, a hut count and a
+card drawn face up are written the moment the rules change them (show_space, show_black_market,
+show_hut, show_revealed); the knowledge when flagged. The player rows are kept once, in seat order,
+with a snapshot of the values they were written from: the rules flag what changed per seat in
+`state.dirty` (holdings, money, goods, worker counts, the farm, the knowledge) and only the flagged
+fields that differ from the snapshot are rewritten, one by one; the money-stamp ranks when `clock`
+moved. A call copies the observer's vector and its player rows, rotated, and writes the few values
+of the current decision. These arrays are updated in place: a clone builds its own.
 """
 
 from __future__ import annotations
@@ -229,8 +228,9 @@ assert [name for name, _, _ in GAME_FIELDS] == [
     "top_position_is_b", "dev_deck_cards"]
 
 
-def _write_game(state: MiTierraState, out: np.ndarray) -> None:
-    """The `game` block, into `out` (at its offset), in one assignment in GAME_FIELDS order."""
+def _write_game(state: MiTierraState, table: np.ndarray) -> None:
+    """The `game` block, into every observer's row of `table`, in one assignment in GAME_FIELDS
+    order."""
     pile = state.pile
     letters = bytes(pile).translate(_B_TABLE)  # 1 per deck B card (card ids are below 256)
     b_cards = letters.count(1)
@@ -239,7 +239,7 @@ def _write_game(state: MiTierraState, out: np.ndarray) -> None:
     perms = state.perms_seen
     x = state.round / C.MAX_ROUNDS
     a = (len(pile) - b_cards) / 23.0
-    out[_OFF_GAME:_OFF_GAME + GAME_BLOCK] = (
+    table[:, _OFF_GAME:_OFF_GAME + GAME_BLOCK] = (
         *_PLAYER_COUNT_HOT[state.num_players], x if x < 1.0 else 1.0,
         1.0 if state.end_triggered else 0.0, 1.0 if state.pile_ran_out else 0.0,
         *_HOT4[perms if perms < 3 else 3],
@@ -250,12 +250,11 @@ def _write_game(state: MiTierraState, out: np.ndarray) -> None:
 
 
 def _refresh_public(state: MiTierraState, views: list) -> None:
-    """Rewrite the public blocks that changed in the public vector, then copy them to every
-    observer at once (the game block, and the markets … revealed run when one of them moved)."""
+    """Rewrite the public blocks for every observer at once: the game block straight into the
+    table; the markets … revealed run in the public vector, copied to the table when it moved."""
     pub = views[_V_PUBLIC]
     table = views[_V_TABLE]
-    _write_game(state, pub)
-    table[:, _OFF_GAME:_OFF_GAME + GAME_BLOCK] = pub[_OFF_GAME:_OFF_GAME + GAME_BLOCK]
+    _write_game(state, table)
     moved = False
     slots = views[_V_SLOTS]
     est = state.est
@@ -350,6 +349,18 @@ def show_space(state: MiTierraState, space: int, old: int, new: int, pair: bool 
         value = 1.0 if pair else 0.0
         for k in at[0]:
             flat[base + MAX_SEATS + k] = value
+
+
+def show_revealed(state: MiTierraState, card: int) -> None:
+    """Market `card` was drawn face up: written at once into the public vector and every
+    observer's row (the rules call this when `state._views` exists)."""
+    views = state._views
+    views[_V_REVEALED][card] = True
+    at = _OFF_REVEALED + card
+    views[_V_PUBLIC][at] = 1.0
+    flat = views[_V_FLAT]
+    for row in _AT[state.num_players][0]:
+        flat[row + at] = 1.0
 
 
 def show_black_market(state: MiTierraState) -> None:
