@@ -189,18 +189,6 @@ CARD_FEATURE_TABLE = np.stack([_card_features(c) for c in C.MARKET_CARDS])
 
 # --- the public part: game facts, market slots, development display, revealed cards -------------
 
-_G = {name: _OFF_GAME + off for name, off in GAME_OFFSETS.items()}
-_G_PLAYER_COUNT = _G["player_count"]
-_G_ROUND = _G["round"]
-_G_END = _G["end_triggered"]
-_G_RAN_OUT = _G["pile_ran_out"]
-_G_PERMS = _G["permanents_seen"]
-_G_EVENT = _G["event_in_force"]
-_G_PILE_A = _G["pile_a_cards"]
-_G_PILE_B = _G["pile_b_cards"]
-_G_TOP_EXISTS = _G["top_position_exists"]
-_G_TOP_B = _G["top_position_is_b"]
-_G_DEV_DECK = _G["dev_deck_cards"]
 _DISPLAY_SLOT = 1 + C.NUM_DEV_CARDS
 _IS_DECK_B = C.IS_DECK_B
 _B_TABLE = bytes(1 if c < C.NUM_MARKET_CARDS and _IS_DECK_B[c] else 0 for c in range(256))
@@ -210,11 +198,10 @@ _MARKET_TABLE = np.vstack([CARD_FEATURE_TABLE, np.zeros((1, CARD_FEATURES), dtyp
 _NO_SLOTS = tuple([-1] * (4 - k) for k in range(5))  # the Established slots a count leaves out
 
 
-_DISPLAY_ROWS = [np.zeros(_DISPLAY_SLOT, dtype=np.float32)] + [
-    np.eye(_DISPLAY_SLOT, dtype=np.float32)[0] + np.eye(_DISPLAY_SLOT, dtype=np.float32)[1 + d]
-    for d in range(C.NUM_DEV_CARDS)
-]  # by development card + 1 (0: an empty slot)
-_DISPLAY_TABLE = np.stack(_DISPLAY_ROWS)
+# a display slot's row by development card + 1 (row 0: an empty slot): "present", then the card
+_DISPLAY_TABLE = np.zeros((1 + C.NUM_DEV_CARDS, _DISPLAY_SLOT), dtype=np.float32)
+_DISPLAY_TABLE[1:, 0] = 1.0
+_DISPLAY_TABLE[np.arange(1, 1 + C.NUM_DEV_CARDS), np.arange(1, 1 + C.NUM_DEV_CARDS)] = 1.0
 
 
 _HOT4 = tuple(tuple(1.0 if k == i else 0.0 for k in range(4)) for i in range(4))
