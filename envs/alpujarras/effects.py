@@ -88,26 +88,15 @@ def ties_count(state: AlpujarrasState) -> bool:
 def harvest(state: AlpujarrasState, p: int) -> None:
     """ALP-45 … ALP-47, G-21, ZG-11: one primary fruit per farmland where p has the most
     farmers (at least one; ties count with 3-4 players and against Zara, strictly more with 2
-    players); a sixth fruit becomes a noria."""
-    n = state.num_players
-    ties = ties_count(state)
-    mine = state.farmers[p]
-    for f in range(C.NUM_FARMLANDS):
-        count = mine[f]
-        if count == 0:
-            continue
-        if state.solo:
-            other = state.zara_farmers[f]
-        else:
-            other = max(state.farmers[q][f] for q in range(n) if q != p)
-        if count > other or (ties and count == other):
-            t = C.PRIMARY[f]
-            if not gain_fruit(state, p, t):
-                gain_norias(state, p, 1)
+    players: `harvest_farmlands`); a sixth fruit becomes a noria."""
+    for f, pays in enumerate(harvest_farmlands(state, p)):
+        if pays and not gain_fruit(state, p, C.PRIMARY[f]):
+            gain_norias(state, p, 1)
 
 
 def harvest_farmlands(state: AlpujarrasState, p: int) -> list[bool]:
-    """Per farmland, whether a harvest by p now would pay it (for the observation)."""
+    """Per farmland, whether a harvest by p now would pay it (the harvest itself, the
+    observation and the heuristic read it)."""
     n = state.num_players
     ties = ties_count(state)
     out = []
