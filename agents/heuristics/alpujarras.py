@@ -95,7 +95,7 @@ from huerta.envs.alpujarras.actions import (
     Phase,
 )
 from huerta.envs.alpujarras.effects import harvest_farmlands, score, ties_count, zara_score
-from huerta.envs.alpujarras.goals import ZAKAT_FRUIT, zakat_side
+from huerta.envs.alpujarras.goals import GOAL_CHECKS, ZAKAT_FRUIT, zakat_side
 from huerta.envs.alpujarras.state import AlpujarrasState
 from huerta.envs.core.view import PlayerView
 
@@ -270,48 +270,46 @@ def delivery_potential(state: AlpujarrasState, me: int, fruit: list[int], delive
 
 def goal_progress(state: AlpujarrasState, me: int) -> list[float]:
     """Per goal id (0-9), how far `me` is towards it, in [0, 1]."""
-    return [_goal_status(state, me, goal)[1] for goal in range(C.NUM_GOALS)]
+    return [_goal_progress(state, me, goal) for goal in range(C.NUM_GOALS)]
 
 
 def _goal_status(state: AlpujarrasState, me: int, goal: int) -> tuple[bool, float]:
-    """(met now, progress in [0, 1]) of goal `goal` for `me`: `goal_flags` and the progress
-    measure of one goal, so that the value reads only the goals still on open cards."""
+    """(met now, progress in [0, 1]) of goal `goal` for `me`, one goal at a time, so that the
+    value reads only the goals still on open cards; whether it is met is the rules' own check."""
+    return GOAL_CHECKS[goal](state, me), _goal_progress(state, me, goal)
+
+
+def _goal_progress(state: AlpujarrasState, me: int, goal: int) -> float:
+    """How far `me` is towards goal `goal`, in [0, 1] (1 where the requirement is met)."""
     if goal == 0:
-        most = max(state.fruit[me])
-        return most >= C.FRUIT_CAP, most / 5.0
+        return max(state.fruit[me]) / 5.0
     if goal == 1:
-        fruit = state.fruit[me]
-        return min(fruit) >= 1, sum(1 for x in fruit if x) / 5.0
+        return sum(1 for x in state.fruit[me] if x) / 5.0
     if goal in (4, 5):
         farmers = state.farmers[me]
         if goal == 5:
-            most = max(farmers)
-            return most >= 3, min(most, 3) / 3.0
+            return min(max(farmers), 3) / 3.0
         two = sorted((min(x, 2) for x in farmers), reverse=True)
-        return sum(1 for x in farmers if x >= 2) >= 2, (two[0] + two[1]) / 4.0
+        return (two[0] + two[1]) / 4.0
     if goal in (8, 9):
         towns = state.town_farmers[me]
         if goal == 8:
-            count = sum(1 for x in towns if x >= 1)
-            return count >= 4, min(count, 4) / 4.0
+            return min(sum(1 for x in towns if x >= 1), 4) / 4.0
         two = sorted((min(x, 2) for x in towns), reverse=True)
-        return sum(1 for x in towns if x >= 2) >= 2, (two[0] + two[1]) / 4.0
+        return (two[0] + two[1]) / 4.0
     if goal in (2, 3):
         kinds = [0] * C.NUM_FRUITS
         for t in state.tokens[me]:
             kinds[t // 10] += 1
         if goal == 2:
-            most = max(kinds)
-            return most >= 3, most / 3.0
-        count = sum(1 for k in kinds if k)
-        return count >= 3, min(count, 3) / 3.0
+            return max(kinds) / 3.0
+        return min(sum(1 for k in kinds if k), 3) / 3.0
     values = [0] * 6
     for t in state.tokens[me]:
         values[t % 10] += 1
     if goal == 6:
-        return (all(values[v] for v in C.TOKEN_VALUE_RANGE),
-                sum(1 for v in C.TOKEN_VALUE_RANGE if values[v]) / 4.0)
-    return values[2] >= 3 or values[3] >= 3, min(max(values[2], values[3]), 3) / 3.0
+        return sum(1 for v in C.TOKEN_VALUE_RANGE if values[v]) / 4.0
+    return min(max(values[2], values[3]), 3) / 3.0
 
 
 def _majority_chance(mine: int, other: int, ties_count: bool) -> float:
@@ -746,6 +744,13 @@ _TOUCHING = tuple(
 _FRUIT_PHASES = (_P_GAIN_FRUIT, _P_SWAP_RETURN, _P_SWAP_GAIN)
 
 
+def _spent(a: int, phase: int, spends: int, swaps: int, moved: bool) -> tuple[int, int, bool]:
+    """The turn's (noria spends, swaps, farmer moved) after action `a` in `phase`."""
+    if SPEND0 <= a < END_TURN and phase == _P_ACTION:
+        return spends + 1, swaps + (a == _SPEND_SWAP), moved or a == _SPEND_MOVE
+    return spends, swaps, moved
+
+
 def _fruit_choices(s: AlpujarrasState, legal: list[int], need: list[float]) -> list[int]:
     """The two fruit kinds needed most (to gain) or least (to give back in a swap)."""
     kinds = [a - FRUIT0 for a in legal]
@@ -824,10 +829,7 @@ def complete_turns(
                 a = choices[0]
                 s.apply(a)
                 actions = [*actions, a]
-                if SPEND0 <= a < END_TURN and phase == _P_ACTION:
-                    spends += 1
-                    swaps += a == _SPEND_SWAP
-                    moved = moved or a == _SPEND_MOVE
+                spends, swaps, moved = _spent(a, phase, spends, swaps, moved)
                 continue
             for k, a in enumerate(reversed(choices)):
                 if before_end and a == END_TURN and phase == _P_ACTION:
@@ -835,12 +837,7 @@ def complete_turns(
                     continue
                 child = s if k == last else s.clone()  # the parent is not needed after its children
                 child.apply(a)
-                sp, sw, mv = spends, swaps, moved
-                if SPEND0 <= a < END_TURN and phase == _P_ACTION:
-                    sp += 1
-                    sw += a == _SPEND_SWAP
-                    mv = mv or a == _SPEND_MOVE
-                stack.append(([*actions, a], child, sp, sw, mv))
+                stack.append(([*actions, a], child, *_spent(a, phase, spends, swaps, moved)))
             break
 
 
