@@ -720,6 +720,41 @@ def show_hut(state: MiTierraState, q: int) -> None:
         entry[3][q * PLAYER_BLOCK + _AT_HUT] = x if x < 1.0 else 1.0
 
 
+def show_retired(state: MiTierraState, q: int) -> None:
+    """Seat q passed in the placement phase (G-29): its retired flag, written at once (the rules
+    call this when `state._players` exists)."""
+    entry = state._players
+    entry[2][q][0][3] = True
+    entry[3][q * PLAYER_BLOCK + _AT_RETIRED] = 1.0
+
+
+def show_farm_worker(state: MiTierraState, q: int, cell: int) -> None:
+    """Seat q put a worker from its hut on farm `cell` (MIT-21): the cell's flag, the count on
+    the farm and the hut, written at once (the rules call this when `state._players` exists)."""
+    entry = state._players
+    snap = entry[2][q]
+    out = entry[3]
+    base = q * PLAYER_BLOCK
+    snap[4][cell] = True
+    out[base + _WORKERS0 + cell] = 1.0
+    seen = snap[0]
+    v = sum(state.farm_workers[q])
+    if seen[2] != v:
+        seen[2] = v
+        x = v * _S_ON_FARM
+        out[base + _AT_ON_FARM] = x if x < 1.0 else 1.0
+    show_hut(state, q)
+
+
+def show_lower_road(state: MiTierraState, q: int) -> None:
+    """Seat q put a worker on the lower road: its flag and its hut, written at once (the rules
+    call this when `state._players` exists)."""
+    entry = state._players
+    entry[2][q][0][4] = True
+    entry[3][q * PLAYER_BLOCK + _AT_LOWER] = 1.0
+    show_hut(state, q)
+
+
 # per `dirty` bit index (8q + kind): the seat and the refresh of that kind (HOLD … FARM)
 _REFRESHES = (_refresh_seat, _refresh_money, _refresh_goods, _refresh_peeks, _refresh_work,
               _refresh_farm)
