@@ -781,7 +781,10 @@ def _players(state: MiTierraState) -> None:
             snaps.append(snap)
         _write_ranks(state, out)
         state.dirty &= ALL_KNOW
-        state._players = [rows, state.clock, snaps, out]
+        # [the rows, the clock the ranks reflect, the seats' snapshots, a memoryview of the
+        #  rows, per observer the two runs of rows its rotation copies]
+        rotated = tuple((out[r[1]], out[r[3]]) for r in _ROTATION[state.num_players])
+        state._players = [rows, state.clock, snaps, out, rotated]
         return
     out = entry[3]
     dirty = state.dirty & _ROW_BITS[state.num_players]
@@ -870,17 +873,29 @@ def _sync(state: MiTierraState, views: list) -> None:
                     known[p] = (list(now[0]), list(now[1]), now[2])
 
 
-def observe(state: MiTierraState, player: int, out: np.ndarray | None = None) -> np.ndarray:
-    """`player`'s view of `state`, written into `out` (float32, OBS_SIZE) when given, else into
-    a new vector; returns it (this is the state's `observe` method)."""
+def _bring_up_to_date(state: MiTierraState) -> None:
+    """Build or update every observer's material and the player rows; every flag is consumed
+    (those of seats beyond the player count, which the rules may set in bulk, are dropped)."""
     views = state._views
     if views is None:
-        views = _build_views(state)
+        _build_views(state)
     elif views[_V_MARKET] != state.market_version or state.dirty & ALL_KNOW:
         _sync(state, views)
     entry = state._players
     if entry is None or state.dirty & _ROW_BITS[state.num_players] or entry[1] != state.clock:
         _players(state)
+    state.dirty = 0
+
+
+def observe(state: MiTierraState, player: int, out: np.ndarray | None = None) -> np.ndarray:
+    """`player`'s view of `state`, written into `out` (float32, OBS_SIZE) when given, else into
+    a new vector; returns it (this is the state's `observe` method)."""
+    views = state._views
+    entry = state._players
+    # one test for "nothing changed" (the clock only moves with a MONEY flag: see ledger.py)
+    if views is None or entry is None or state.dirty or views[_V_MARKET] != state.market_version:
+        _bring_up_to_date(state)
+        views = state._views
         entry = state._players
     if out is None:
         out = views[_V_ROWS][player].copy()
@@ -890,10 +905,10 @@ def observe(state: MiTierraState, player: int, out: np.ndarray | None = None) ->
     # the player rows, rotated so that the observer comes first
     n = state.num_players
     rotation = _ROTATION[n][player]
-    rows = entry[3]
-    o[rotation[0]] = rows[rotation[1]]
+    source = entry[4][player]
+    o[rotation[0]] = source[0]
     if player:
-        o[rotation[2]] = rows[rotation[3]]
+        o[rotation[2]] = source[1]
     if state.terminal:
         return out
     current = state.current_player
