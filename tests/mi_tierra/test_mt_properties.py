@@ -8,16 +8,17 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from conftest import games
+from mt_helpers import RICH
 
 from huerta.envs import mi_tierra_v0
 from huerta.envs.core.errors import IllegalActionError
 from huerta.envs.mi_tierra import components as C
 from huerta.envs.mi_tierra import new_game
-from huerta.envs.mi_tierra.actions import N_ACTIONS, Decision, Stage
+from huerta.envs.mi_tierra.actions import N_ACTIONS, Decision
 from huerta.envs.mi_tierra.decisions import placement_actions_reference
 from huerta.envs.mi_tierra.game import DEFAULT_MAX_STEPS
 from huerta.envs.mi_tierra.observation import reference_rows
-from huerta.envs.mi_tierra.scenario import scenario, space
+from huerta.envs.mi_tierra.scenario import scenario
 from huerta.envs.mi_tierra.state import MiTierraState
 
 PLAYER_COUNTS = (2, 3, 4)
@@ -173,30 +174,6 @@ def test_observations_of_stale_observers_equal_a_fresh_computation(n):
             legal = state.legal_actions()
             state.apply(legal[rng.integers(len(legal))])
         assert_like_fresh(state, range(n))
-
-
-RICH = dict(  # every factory, the Clock Tower, developments, markets and most cards in play
-    money=[60, 60, 60],
-    goods={0: {"milk": 3, "egg": 6, "wool": 6, "wheat": 8, "grape": 6, "apple": 3, "hen": 4},
-           1: {"milk": 2, "egg": 4, "wool": 3, "wheat": 5, "grape": 4, "meat": 2},
-           2: {"wheat": 3, "grape": 3, "apple": 4, "hen": 6}},
-    barns={0: {0: (3, "sheep", 3), 3: (2, "cow", 2)}, 1: {0: (3, "cow", 2)},
-           2: {2: (3, "sheep", 3)}},
-    fields={0: {1: "wheat", 2: "grape"}, 1: {4: "wheat"}, 2: {6: "grape", 7: "grape"}},
-    devs={0: [C.MILL, C.WINE_CELLAR, C.STUDIES, C.BANK, C.SHEEP_BREEDING],
-          1: [C.MILK_FACTORY, C.COW_BREEDING, C.TRACTOR], 2: [C.HEN_BARNYARD, C.SHEARER]},
-    owned={0: 5, 1: 4, 2: 5},
-    board={space("forest", 0): 0, space("animal_products", 0): 0, space("bakery", 0): 0,
-           space("flour_wine", 0): 0,
-           space("clock_tower", 0): 1, space("cloth", 0): 1, space("square", 0): 1,
-           space("lower_road", 0): 1,
-           space("crops", 0): (2, True), space("henhouse", 0): 2, space("est_market", 0): 2,
-           space("developments", 2): 2},
-    farm_workers={0: [1]},
-    est=["A01", "A08", "B16"], closing=["A20", "B21"],
-    pile=["A03", "EB1", "B10", "A05", "B05", "EA2", "B17", "A10", "B02"],
-    start=Stage.FOREST,
-)
 
 
 @pytest.mark.parametrize("seed", range(4))
