@@ -7,15 +7,22 @@ block and the Clock Tower reordering context, which carry only the observer's ow
 `OBS_LAYOUT` lists the named blocks (name, offset, size); seeds/mi_tierra.md documents each value.
 
 Speed: nothing is rebuilt that did not change. One table holds every observer's vector of
-everything but its player rows and the per-decision blocks: the public blocks are rewritten there
-for all observers at once, per `market_version`; a board space, the Black Market, a hut count and a
-card drawn face up are written the moment the rules change them (show_space, show_black_market,
-show_hut, show_revealed); the knowledge when flagged. The player rows are kept once, in seat order,
-with a snapshot of the values they were written from: the rules flag what changed per seat in
-`state.dirty` (holdings, money, goods, worker counts, the farm, the knowledge) and only the flagged
-fields that differ from the snapshot are rewritten, one by one; the money-stamp ranks when `clock`
-moved. A call copies the observer's vector and its player rows, rotated, and writes the few values
-of the current decision. These arrays are updated in place: a clone builds its own.
+everything but its player rows and the per-decision blocks. When `market_version` moved, the
+public blocks are compared with what was last written and only what changed is rewritten, in
+every observer's row: the game block's field groups (the round, the pile counts, the top
+positions' deck letters, the development deck; the whole block when an end flag or an event
+changed), a market or display slot whose card changed (one row copied from a table). A board
+space, the Black Market, a hut count, a pass, a farm worker, a lower-road worker and a card drawn
+face up are written the moment the rules change them (show_space, show_black_market, show_hut,
+show_retired, show_farm_worker, show_lower_road, show_revealed); the knowledge when flagged. The
+player rows are kept once, in seat order, with a snapshot of the values they were written from:
+the rules flag what changed per seat in `state.dirty` (holdings, money, goods, worker counts, the
+farm, the knowledge) and only the flagged fields that differ from the snapshot are rewritten, one
+by one; the money-stamp ranks when `clock` moved. A call makes one test for "nothing changed",
+copies the observer's vector and its player rows, rotated, and writes the few values of the
+current decision. Scalar writes and row copies go through memoryviews of the arrays (about half
+the cost of numpy's item and slice assignment). These arrays are updated in place: a clone builds
+its own.
 """
 
 from __future__ import annotations
@@ -845,7 +852,8 @@ def _build_views(state: MiTierraState) -> list:
              [None] * n, [[-1] * len(state.est), [-1] * len(state.closing)],
              [-1] * len(C.DEV_SLOTS), [-1, -1, -1, b"", -1, None]]
     _refresh_public(state, views)
-    table[:, _OFF_REVEALED:_OFF_REVEALED + C.NUM_MARKET_CARDS] = state.revealed
+    table[:, _OFF_REVEALED:_OFF_REVEALED + C.NUM_MARKET_CARDS] = np.frombuffer(
+        bytes(state.revealed), dtype=bool)
     _board_full(state, views)
     for p, row in enumerate(views[_V_ROWS]):
         _knowledge(state, p, row)

@@ -323,9 +323,13 @@ def _occupied_bits(owner: list[int]) -> int:
     return bits
 
 
+_MASK_TABLE_LIMIT = 200_000  # entries (about 600 bytes each)
+
+
 class _MaskTable(dict):
-    """Read-only legal-action masks, bool and int8, by the tuple of legal ids (few distinct
-    ones occur)."""
+    """Read-only legal-action masks, bool and int8, by the tuple of legal ids. Random play meets
+    tens of thousands of distinct sets, but each recurs often: a large table beats rebuilding
+    (a 5,000-entry table made the env about 3% slower)."""
 
     def __missing__(self, legal: tuple) -> tuple[np.ndarray, np.ndarray]:
         flags = bytearray(N_ACTIONS)
@@ -333,7 +337,7 @@ class _MaskTable(dict):
             flags[action] = 1
         data = bytes(flags)  # both masks view these immutable bytes: they are read-only
         masks = (np.frombuffer(data, dtype=bool), np.frombuffer(data, dtype=np.int8))
-        if len(self) > 200_000:  # bounded memory (about 400 bytes an entry)
+        if len(self) > _MASK_TABLE_LIMIT:  # bounded memory
             self.clear()
         self[legal] = masks
         return masks
