@@ -409,8 +409,8 @@ def show_space(state: MiTierraState, space: int, old: int, new: int, pair: bool 
 
 
 def show_revealed(state: MiTierraState, card: int) -> None:
-    """Market `card` was drawn face up: written at once into the public vector and every
-    observer's row (the rules call this when `state._views` exists)."""
+    """Market `card` was drawn face up: written at once into every observer's row (the rules
+    call this when `state._views` exists)."""
     at = _OFF_REVEALED + card
     flat = state._views[_V_FLAT]
     for row in _AT[state.num_players][0]:
@@ -908,6 +908,9 @@ def observe(state: MiTierraState, player: int, out: np.ndarray | None = None) ->
     if out is None:
         out = views[_V_ROWS][player].copy()
     else:
+        if out.dtype != np.float32 or out.shape != (OBS_SIZE,):
+            raise ValueError(f"out must be a float32 vector of {OBS_SIZE} values, got "
+                             f"{out.dtype} {out.shape}")
         out[:] = views[_V_ROWS][player]
     o = memoryview(out)  # (its scalar and slice writes are cheaper than numpy's)
     # the player rows, rotated so that the observer comes first

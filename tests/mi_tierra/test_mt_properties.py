@@ -269,3 +269,23 @@ def _check_game_block(state, n, at, events):
         for name, values in expected.items():
             np.testing.assert_allclose(obs[at[name]], np.asarray(values, np.float32),
                                        err_msg=f"{name}, round {state.round}")
+
+
+def test_observe_into_a_given_vector():
+    """`observe(player, out)` writes the same values into a float32 vector the caller owns
+    (contiguous or strided) and refuses any other dtype or size, naming what it expects."""
+    state = new_game(3, seed=1)
+    for _ in range(40):
+        legal = state.legal_actions()
+        state.apply(legal[len(legal) // 2])
+    for p in range(3):
+        expected = state.observe(p)
+        out = np.full(expected.shape, 7.0, dtype=np.float32)
+        assert state.observe(p, out) is out
+        np.testing.assert_array_equal(out, expected)
+        strided = np.full(2 * expected.size, 7.0, dtype=np.float32)[::2]
+        state.observe(p, strided)
+        np.testing.assert_array_equal(strided, expected)
+    for bad in (np.zeros(expected.size), np.zeros(expected.size - 1, dtype=np.float32)):
+        with pytest.raises(ValueError, match=f"float32 vector of {expected.size} values"):
+            state.observe(0, bad)
