@@ -955,35 +955,48 @@ _CONTEXT_DECISIONS = frozenset((_D_MARKET_TURN, _D_MARKET_SALE, _D_BLACK_MARKET,
                                 _D_CLOCK_ORDER, _D_DEVELOPMENT, _D_UPKEEP))
 
 
-def _context(state: MiTierraState, player: int, out: np.ndarray, d: int) -> None:
+_C_MARKET_SPACE = _C["market_space"]
+_C_SALE_SLOT = _C["sale_slot"]
+_C_SALE_UNITS = _C["sale_units"]
+_C_BM_BUYS = _C["black_market_buys"]
+_C_REORDER_PLACED = _C["reorder_placed"]
+_C_REORDER_LEFT = _C["reorder_left"]
+_C_PLACED_PRIVATE = _C["reorder_placed_private"]
+_C_LEFT_PRIVATE = _C["reorder_left_private"]
+_C_DEV_TOUCHED = _C["dev_touched_slots"]
+_C_DEV_COST = _C["dev_cost"]
+_C_UPKEEP_DUE = _C["upkeep_due"]
+_DEV_SPOT0 = C.ZONE_FIRST_SPACE[C.Z_DEV]
+
+
+def _context(state: MiTierraState, player: int, out: memoryview, d: int) -> None:
     """The context values of the decisions that have some (beyond the die and the tile)."""
-    c = _C
-    if d in (_D_MARKET_TURN, _D_MARKET_SALE):
-        out[c["market_space"] + state.qpos] = 1.0
-    if d == _D_MARKET_SALE:
-        out[c["sale_slot"] + state.sale_slot] = 1.0
+    if d == _D_MARKET_TURN:
+        out[_C_MARKET_SPACE + state.qpos] = 1.0
+    elif d == _D_MARKET_SALE:
+        out[_C_MARKET_SPACE + state.qpos] = 1.0
+        out[_C_SALE_SLOT + state.sale_slot] = 1.0
         for g, units in enumerate(state.sale_units):
             if units:
-                out[c["sale_units"] + g] = min(units / 5.0, 1.0)
+                out[_C_SALE_UNITS + g] = units / 5.0 if units < 5 else 1.0
     elif d == _D_BLACK_MARKET:
-        out[c["black_market_buys"]] = state.bm_buys / 3.0
+        out[_C_BM_BUYS] = state.bm_buys / 3.0
     elif d == _D_CLOCK_ORDER:
-        out[c["reorder_placed"]] = len(state.reorder_done) / 4.0
-        out[c["reorder_left"]] = len(state.reorder_left) / 4.0
+        out[_C_REORDER_PLACED] = len(state.reorder_done) / 4.0
+        out[_C_REORDER_LEFT] = len(state.reorder_left) / 4.0
         if player == state.current_player:  # private: only the reordering player sees it
             known = state.known[player]
             for k, card in enumerate(state.reorder_done):
-                out[c["reorder_placed_private"] + 4 * k + known.index(card)] = 1.0
+                out[_C_PLACED_PRIVATE + 4 * k + known.index(card)] = 1.0
             for k, card in enumerate(state.reorder_left):
-                out[c["reorder_left_private"] + 4 * k + known.index(card)] = 1.0
+                out[_C_LEFT_PRIVATE + 4 * k + known.index(card)] = 1.0
     elif d == _D_DEVELOPMENT:
-        spot = state.queue[state.qpos] - C.ZONE_FIRST_SPACE[C.Z_DEV]
-        for s in C.DEV_SPOT_TOUCHES[spot]:
-            out[c["dev_touched_slots"] + s] = 1.0
-        out[c["dev_cost"]] = state.dev_cost / 4.0
+        for slot in C.DEV_SPOT_TOUCHES[state.queue[state.qpos] - _DEV_SPOT0]:
+            out[_C_DEV_TOUCHED + slot] = 1.0
+        out[_C_DEV_COST] = state.dev_cost / 4.0
     elif d == _D_UPKEEP:
         due = max(0, state.owned[state.current_player] - C.FREE_WORKERS) * C.UPKEEP_PER_EXTRA
-        out[c["upkeep_due"]] = due / 4.0
+        out[_C_UPKEEP_DUE] = due / 4.0
 
 
 assert Stage.GAME_OVER == NUM_STAGES - 1

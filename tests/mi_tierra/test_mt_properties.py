@@ -289,3 +289,72 @@ def test_observe_into_a_given_vector():
     for bad in (np.zeros(expected.size), np.zeros(expected.size - 1, dtype=np.float32)):
         with pytest.raises(ValueError, match=f"float32 vector of {expected.size} values"):
             state.observe(0, bad)
+
+
+def _expected_context(state, observer):
+    """The `context` block recomputed plainly from the decision facts (seeds/mi_tierra.md)."""
+    from huerta.envs.mi_tierra.observation import CONTEXT_FIELDS
+
+    values = {name: np.zeros(size, np.float32) for name, size, _ in CONTEXT_FIELDS}
+    if state.is_terminal:
+        return values
+    d = state.decision
+    if state.die_face:
+        values["die_face"][state.die_face - 1] = 1
+    if state.pending_tile > 0:
+        values["pending_tile"][state.pending_tile - 1] = 1
+    if d in (Decision.MARKET_TURN, Decision.MARKET_SALE):
+        values["market_space"][state.qpos] = 1
+    if d == Decision.MARKET_SALE:
+        values["sale_slot"][state.sale_slot] = 1
+        values["sale_units"][:] = np.minimum(np.array(state.sale_units) / 5.0, 1.0)
+    if d == Decision.BLACK_MARKET:
+        values["black_market_buys"][0] = state.bm_buys / 3.0
+    if d == Decision.CLOCK_ORDER:
+        values["reorder_placed"][0] = len(state.reorder_done) / 4.0
+        values["reorder_left"][0] = len(state.reorder_left) / 4.0
+        if observer == state.current_player:
+            known = state.known[observer]
+            for k, card in enumerate(state.reorder_done):
+                values["reorder_placed_private"][4 * k + known.index(card)] = 1
+            for k, card in enumerate(state.reorder_left):
+                values["reorder_left_private"][4 * k + known.index(card)] = 1
+    if d == Decision.DEVELOPMENT:
+        spot = state.queue[state.qpos] - C.ZONE_FIRST_SPACE[C.Z_DEV]
+        values["dev_touched_slots"][list(C.DEV_SPOT_TOUCHES[spot])] = 1
+        values["dev_cost"][0] = state.dev_cost / 4.0
+    if d == Decision.UPKEEP:
+        values["upkeep_due"][0] = max(0, state.owned[state.current_player] - 3) * 2 / 4.0
+    return values
+
+
+def test_context_block_reads_the_decision_facts():
+    """The observation's `context` block, decoded field by field from OBS_LAYOUT, states the die,
+    the pending tile, the market space, the sale in progress, the Black Market buys, the Clock
+    Tower reordering (its private part for the reordering player only), the development spot's
+    slots and cost and the upkeep due, for every observer, in random games and in games from the
+    rich position (where every decision with a context comes up)."""
+    from huerta.envs.mi_tierra.observation import CONTEXT_FIELDS, SLICES
+
+    offset = SLICES["context"].start
+    at = {}
+    for name, size, _ in CONTEXT_FIELDS:
+        at[name] = slice(offset, offset + size)
+        offset += size
+    starts = [new_game(n, seed=70 + n) for n in PLAYER_COUNTS]
+    starts += [scenario(3, seed=seed, explicit_chance=False, **RICH) for seed in range(4)]
+    seen = set()
+    for k, state in enumerate(starts):
+        rng = np.random.default_rng(k)
+        while True:
+            for p in range(state.num_players):
+                obs = state.observe(p)
+                for name, values in _expected_context(state, p).items():
+                    np.testing.assert_array_equal(obs[at[name]], values, err_msg=name)
+            if state.is_terminal:
+                break
+            seen.add(Decision(state.decision))
+            legal = state.legal_actions()
+            state.apply(legal[-1] if rng.random() < 0.5 else legal[rng.integers(len(legal))])
+    assert {Decision.MARKET_TURN, Decision.MARKET_SALE, Decision.BLACK_MARKET,
+            Decision.CLOCK_ORDER, Decision.DEVELOPMENT, Decision.UPKEEP} <= seen
