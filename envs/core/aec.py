@@ -108,7 +108,7 @@ class BoardGameAEC(AECEnv):
         seat = self.agent_name_mapping[agent]
         observation = game.observe(seat)  # a fresh vector: the game copies what it caches
         if game.current_player == seat and not game.is_terminal and agent in self.agents:
-            mask = game.legal_mask().astype(np.int8)
+            mask = game.action_mask()
         else:
             mask = np.zeros(self.game_spec.num_actions, dtype=np.int8)
         return {"observation": observation, "action_mask": mask}

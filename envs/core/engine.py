@@ -36,6 +36,11 @@ class GameState(abc.ABC):
     def legal_mask(self) -> np.ndarray:
         """A bool vector over all action ids, True exactly for the legal ones (none once over)."""
 
+    def action_mask(self) -> np.ndarray:
+        """The legal actions as a fresh int8 vector (what the AEC env returns as
+        `action_mask`); games with a cheaper way to make it override this."""
+        return self.legal_mask().astype(np.int8)
+
     @abc.abstractmethod
     def apply(self, action: int) -> None:
         """Carry out `action` for the current player; raise `IllegalActionError` if it is masked."""

@@ -48,7 +48,10 @@ from .observation import (
     HOLD,
     WORK,
     show_black_market,
+    show_farm_worker,
     show_hut,
+    show_lower_road,
+    show_retired,
     show_space,
 )
 
@@ -470,12 +473,14 @@ def _resolve_place(state: MiTierraState, p: int, action: int) -> None:
     state.place_pos = (idx + 1) % state.num_players
     if action == PASS:  # G-29
         state.retired[p] = True
-        state.dirty |= WORK[p]
+        if state._players is not None:
+            show_retired(state, p)
         return
     if CELL0 <= action < CHOICE0:
         state.farm_workers[p][action - CELL0] = True
         state.hut[p] -= 1
-        state.dirty |= HOLD[p] | WORK[p]  # the farm worker; the hut and the count on the farm
+        if state._players is not None:
+            show_farm_worker(state, p, action - CELL0)
         return
     zone_bits, pair = _PLACE_TARGET[action]
     # G-05: the zone's lowest free space that is not blocked (the action is legal: there is one)
@@ -489,10 +494,11 @@ def _resolve_place(state: MiTierraState, p: int, action: int) -> None:
     state.hut[p] -= 2 if pair else 1
     if state._views is not None:
         show_space(state, space, -1, p, True if pair else None)
-    if action == _PLACE_LOWER_ROAD:
-        state.dirty |= WORK[p]  # the hut and the lower-road flag
-    elif state._players is not None:
-        show_hut(state, p)
+    if state._players is not None:
+        if action == _PLACE_LOWER_ROAD:
+            show_lower_road(state, p)
+        else:
+            show_hut(state, p)
 
 
 def _resolve_upkeep(state: MiTierraState, p: int, action: int) -> None:

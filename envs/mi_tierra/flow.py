@@ -12,6 +12,8 @@ from __future__ import annotations
 from itertools import pairwise
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from . import components as C
 from .actions import STAGE_ZONE, Decision, Stage
 from .farm import add_animals, harvest_amount
@@ -247,13 +249,19 @@ def after_roll(state: MiTierraState, face: int) -> None:
         state.sub = SUB_OUTCOME
 
 
+def roll_die(rng: np.random.Generator) -> int:
+    """One fair die face, 1-6, from the game's generator (one uniform draw: several times
+    cheaper than `rng.integers`, and as fair: the bias is below 1e-15)."""
+    return int(rng.random() * C.DIE_FACES) + 1
+
+
 def _roll(state: MiTierraState) -> None:
     if state.explicit_chance:
         state.chance_pending = True
         state.current_player = -1
         state.version += 1
         return
-    after_roll(state, int(state.rng.integers(1, C.DIE_FACES + 1)))
+    after_roll(state, roll_die(state.rng))
 
 
 def _run_rolling_zone(state: MiTierraState) -> None:
@@ -271,7 +279,7 @@ def _run_rolling_zone(state: MiTierraState) -> None:
         elif state.explicit_chance:
             _roll(state)
         else:
-            after_roll(state, int(state.rng.integers(1, C.DIE_FACES + 1)))
+            after_roll(state, roll_die(state.rng))
         return
     if sub == SUB_OUTCOME:
         result = ROLL_TABLES[stage][state.die_face - 1]

@@ -7,15 +7,22 @@ block and the Clock Tower reordering context, which carry only the observer's ow
 `OBS_LAYOUT` lists the named blocks (name, offset, size); seeds/mi_tierra.md documents each value.
 
 Speed: nothing is rebuilt that did not change. One table holds every observer's vector of
-everything but its player rows and the per-decision blocks: the public blocks are rewritten there
-for all observers at once, per `market_version`; a board space, the Black Market, a hut count and a
-card drawn face up are written the moment the rules change them (show_space, show_black_market,
-show_hut, show_revealed); the knowledge when flagged. The player rows are kept once, in seat order,
-with a snapshot of the values they were written from: the rules flag what changed per seat in
-`state.dirty` (holdings, money, goods, worker counts, the farm, the knowledge) and only the flagged
-fields that differ from the snapshot are rewritten, one by one; the money-stamp ranks when `clock`
-moved. A call copies the observer's vector and its player rows, rotated, and writes the few values
-of the current decision. These arrays are updated in place: a clone builds its own.
+everything but its player rows and the per-decision blocks. When `market_version` moved, the
+public blocks are compared with what was last written and only what changed is rewritten, in
+every observer's row: the game block's field groups (the round, the pile counts, the top
+positions' deck letters, the development deck; the whole block when an end flag or an event
+changed), a market or display slot whose card changed (one row copied from a table). A board
+space, the Black Market, a hut count, a pass, a farm worker, a lower-road worker and a card drawn
+face up are written the moment the rules change them (show_space, show_black_market, show_hut,
+show_retired, show_farm_worker, show_lower_road, show_revealed); the knowledge when flagged. The
+player rows are kept once, in seat order, with a snapshot of the values they were written from:
+the rules flag what changed per seat in `state.dirty` (holdings, money, goods, worker counts, the
+farm, the knowledge) and only the flagged fields that differ from the snapshot are rewritten, one
+by one; the money-stamp ranks when `clock` moved. A call makes one test for "nothing changed",
+copies the observer's vector and its player rows, rotated, and writes the few values of the
+current decision. Scalar writes and row copies go through memoryviews of the arrays (about half
+the cost of numpy's item and slice assignment). These arrays are updated in place: a clone builds
+its own.
 """
 
 from __future__ import annotations
@@ -41,7 +48,8 @@ ALL_HOLD = sum(HOLD)
 ALL_WORK = sum(WORK)
 ALL_KNOW = sum(KNOW)
 ALL_DIRTY = sum(HOLD) | sum(MONEY) | sum(GOODS) | sum(PEEK) | ALL_WORK | sum(FARM) | ALL_KNOW
-_ROW_BITS = ALL_DIRTY & ~ALL_KNOW  # what _players consumes
+# what _players consumes, per player count (the bits of seats beyond the count are ignored)
+_ROW_BITS = {n: (ALL_DIRTY & ~ALL_KNOW) & ((1 << 8 * n) - 1) for n in C.PLAYER_COUNTS}
 
 if TYPE_CHECKING:
     from .state import MiTierraState
@@ -195,77 +203,139 @@ _B_TABLE = bytes(1 if c < C.NUM_MARKET_CARDS and _IS_DECK_B[c] else 0 for c in r
 _CARD_EVENT = tuple(c.event for c in C.MARKET_CARDS)
 # the market slots' rows by card id, and a blank row last (index -1: an empty slot)
 _MARKET_TABLE = np.vstack([CARD_FEATURE_TABLE, np.zeros((1, CARD_FEATURES), dtype=np.float32)])
-_NO_SLOTS = tuple([-1] * (4 - k) for k in range(5))  # the Established slots a count leaves out
+_MARKET_VIEWS = tuple(memoryview(row) for row in _MARKET_TABLE)  # rows copied by slice
+_SLOT_AT = tuple(_OFF_MARKETS + m * CARD_FEATURES for m in range(NUM_MARKET_SLOTS))
 
 
 # a display slot's row by development card + 1 (row 0: an empty slot): "present", then the card
 _DISPLAY_TABLE = np.zeros((1 + C.NUM_DEV_CARDS, _DISPLAY_SLOT), dtype=np.float32)
 _DISPLAY_TABLE[1:, 0] = 1.0
 _DISPLAY_TABLE[np.arange(1, 1 + C.NUM_DEV_CARDS), np.arange(1, 1 + C.NUM_DEV_CARDS)] = 1.0
+_DISPLAY_VIEWS = tuple(memoryview(row) for row in _DISPLAY_TABLE)
+_DISPLAY_AT = tuple(_OFF_DISPLAY + slot * _DISPLAY_SLOT for slot in range(len(C.DEV_SLOTS)))
 
 
 _HOT4 = tuple(tuple(1.0 if k == i else 0.0 for k in range(4)) for i in range(4))
 _PLAYER_COUNT_HOT = {n: tuple(1.0 if k == n - 2 else 0.0 for k in range(3))
                      for n in C.PLAYER_COUNTS}
-_TOP_EXISTS = tuple((1.0,) * k + (0.0,) * (KNOWN_POSITIONS - k) for k in range(KNOWN_POSITIONS + 1))
-_NO_LETTERS = tuple((0,) * (KNOWN_POSITIONS - k) for k in range(KNOWN_POSITIONS + 1))
+
+
+def _top_rows() -> dict[bytes, tuple[float, ...]]:
+    """top_position_exists then top_position_is_b, by the top positions' deck letters (top
+    first, 1 for deck B; fewer than four when the pile is that short)."""
+    out = {}
+    for k in range(KNOWN_POSITIONS + 1):
+        for code in range(2 ** k):
+            top = bytes((code >> i) & 1 for i in range(k))
+            out[top] = ((1.0,) * k + (0.0,) * (KNOWN_POSITIONS - k)
+                        + tuple(map(float, top)) + (0.0,) * (KNOWN_POSITIONS - k))
+    return out
+
+
+_TOP_ROWS = _top_rows()
+_TOP_VIEWS = {top: memoryview(np.array(row, dtype=np.float32)) for top, row in _TOP_ROWS.items()}
+_G_ROUND = _OFF_GAME + GAME_OFFSETS["round"]
+_G_DEVS = _OFF_GAME + GAME_OFFSETS["dev_deck_cards"]
+_G_PILE_A = _OFF_GAME + GAME_OFFSETS["pile_a_cards"]
+_G_PILE_B = _OFF_GAME + GAME_OFFSETS["pile_b_cards"]
+_G_TOP = _OFF_GAME + GAME_OFFSETS["top_position_exists"]
+assert GAME_OFFSETS["top_position_is_b"] == GAME_OFFSETS["top_position_exists"] + KNOWN_POSITIONS
 assert [name for name, _, _ in GAME_FIELDS] == [
     "player_count", "round", "end_triggered", "pile_ran_out", "permanents_seen",
     "event_in_force", "pile_a_cards", "pile_b_cards", "top_position_exists",
     "top_position_is_b", "dev_deck_cards"]
 
 
-def _write_game(state: MiTierraState, table: np.ndarray) -> None:
-    """The `game` block, into every observer's row of `table`, in one assignment in GAME_FIELDS
-    order."""
+def _write_game(state: MiTierraState, views: list) -> None:
+    """The `game` block of every observer's row. The round, the pile counts, the top positions'
+    deck letters and the development deck size are rewritten alone where they moved; when the
+    end flags or the events changed (a few times a game) the whole block is rewritten in one
+    assignment in GAME_FIELDS order."""
+    seen = views[_V_GAME]  # [round, pile size, deck B cards, top letters, dev deck, events]
     pile = state.pile
     letters = bytes(pile).translate(_B_TABLE)  # 1 per deck B card (card ids are below 256)
     b_cards = letters.count(1)
     top = letters[:-KNOWN_POSITIONS - 1:-1]  # the top positions' deck letters, top first
-    card = state.event_card
-    perms = state.perms_seen
-    x = state.round / C.MAX_ROUNDS
-    a = (len(pile) - b_cards) / 23.0
-    table[:, _OFF_GAME:_OFF_GAME + GAME_BLOCK] = (
-        *_PLAYER_COUNT_HOT[state.num_players], x if x < 1.0 else 1.0,
-        1.0 if state.end_triggered else 0.0, 1.0 if state.pile_ran_out else 0.0,
-        *_HOT4[perms if perms < 3 else 3],
-        *_HOT4[_EVENT_INDEX[_CARD_EVENT[card] if card >= 0 else -1]],
-        a if a < 1.0 else 1.0, b_cards / 26.0,
-        *_TOP_EXISTS[len(top)], *top, *_NO_LETTERS[len(top)], len(state.dev_deck) / 15.0,
-    )
+    size = len(pile)
+    rnd = state.round
+    devs = len(state.dev_deck)
+    events = (state.end_triggered, state.pile_ran_out, state.perms_seen, state.event_card)
+    x = rnd / C.MAX_ROUNDS
+    x = x if x < 1.0 else 1.0
+    a = (size - b_cards) / 23.0
+    a = a if a < 1.0 else 1.0
+    if events != seen[5]:
+        seen[:] = rnd, size, b_cards, top, devs, events
+        card = state.event_card
+        perms = state.perms_seen
+        views[_V_TABLE][:, _OFF_GAME:_OFF_GAME + GAME_BLOCK] = (
+            *_PLAYER_COUNT_HOT[state.num_players], x,
+            1.0 if state.end_triggered else 0.0, 1.0 if state.pile_ran_out else 0.0,
+            *_HOT4[perms if perms < 3 else 3],
+            *_HOT4[_EVENT_INDEX[_CARD_EVENT[card] if card >= 0 else -1]],
+            a, b_cards / 26.0, *_TOP_ROWS[top], devs / 15.0,
+        )
+        return
+    flat = views[_V_FLAT]
+    starts = _AT[state.num_players][0]
+    if rnd != seen[0]:
+        seen[0] = rnd
+        for r in starts:
+            flat[r + _G_ROUND] = x
+    if size != seen[1] or b_cards != seen[2]:
+        seen[1] = size
+        seen[2] = b_cards
+        b = b_cards / 26.0
+        for r in starts:
+            flat[r + _G_PILE_A] = a
+            flat[r + _G_PILE_B] = b
+    if top != seen[3]:
+        seen[3] = top
+        src = _TOP_VIEWS[top]
+        for r in starts:
+            flat[r + _G_TOP:r + _G_TOP + 2 * KNOWN_POSITIONS] = src
+    if devs != seen[4]:
+        seen[4] = devs
+        d = devs / 15.0
+        for r in starts:
+            flat[r + _G_DEVS] = d
 
 
 def _refresh_public(state: MiTierraState, views: list) -> None:
-    """Rewrite the public blocks for every observer at once: the game block straight into the
-    table; the markets … revealed run in the public vector, copied to the table when it moved."""
-    pub = views[_V_PUBLIC]
-    table = views[_V_TABLE]
-    _write_game(state, table)
-    moved = False
-    slots = views[_V_SLOTS]
-    est = state.est
-    closing = state.closing
-    if slots[0] != est or slots[1] != closing:  # every slot in one gather (-1: an empty one)
-        _MARKET_TABLE.take(est + _NO_SLOTS[len(est)] + closing, axis=0,
-                           out=pub[_OFF_MARKETS:_OFF_DISPLAY].reshape(NUM_MARKET_SLOTS, -1))
-        slots[0] = list(est)
-        slots[1] = list(closing)
-        moved = True
+    """Rewrite the public blocks that changed for every observer at once: the game block, then
+    each market slot and display slot whose card changed (a row copied from a table into every
+    observer's row; the revealed cards are written the moment they are drawn: show_revealed)."""
+    _write_game(state, views)
+    flat = views[_V_FLAT]
+    starts = _AT[state.num_players][0]
+    est, closing = state.est, state.closing
+    shown = views[_V_SLOTS]  # the Established slots' cards as written, then the Closing ones
+    if shown[0] != est:
+        for m, card in enumerate(est):
+            if shown[0][m] != card:
+                shown[0][m] = card
+                src = _MARKET_VIEWS[card]
+                at = _SLOT_AT[m]
+                for r in starts:
+                    flat[r + at:r + at + CARD_FEATURES] = src
+    if shown[1] != closing:
+        for m, card in enumerate(closing):
+            if shown[1][m] != card:
+                shown[1][m] = card
+                src = _MARKET_VIEWS[card]
+                at = _SLOT_AT[4 + m]
+                for r in starts:
+                    flat[r + at:r + at + CARD_FEATURES] = src
     display = state.display
-    if views[_V_DISPLAY] != display:
-        _DISPLAY_TABLE.take([dev + 1 for dev in display], axis=0,
-                            out=pub[_OFF_DISPLAY:_OFF_REVEALED].reshape(len(display), -1))
-        views[_V_DISPLAY] = list(display)
-        moved = True
-    revealed = state.revealed
-    if views[_V_REVEALED] != revealed:
-        pub[_OFF_REVEALED:_OFF_REVEALED + C.NUM_MARKET_CARDS] = np.frombuffer(
-            bytes(revealed), dtype=bool)
-        views[_V_REVEALED] = list(revealed)
-        moved = True
-    if moved:
-        table[:, _OFF_MARKETS:_OFF_PLAYERS] = pub[_OFF_MARKETS:_OFF_PLAYERS]
+    shown = views[_V_DISPLAY]
+    if shown != display:
+        for slot, dev in enumerate(display):
+            if shown[slot] != dev:
+                shown[slot] = dev
+                src = _DISPLAY_VIEWS[dev + 1]
+                at = _DISPLAY_AT[slot]
+                for r in starts:
+                    flat[r + at:r + at + _DISPLAY_SLOT] = src
 
 
 # --- the board: occupants as observer-relative slots, pairs, blocked spaces, Black Market --------
@@ -339,13 +409,10 @@ def show_space(state: MiTierraState, space: int, old: int, new: int, pair: bool 
 
 
 def show_revealed(state: MiTierraState, card: int) -> None:
-    """Market `card` was drawn face up: written at once into the public vector and every
-    observer's row (the rules call this when `state._views` exists)."""
-    views = state._views
-    views[_V_REVEALED][card] = True
+    """Market `card` was drawn face up: written at once into every observer's row (the rules
+    call this when `state._views` exists)."""
     at = _OFF_REVEALED + card
-    views[_V_PUBLIC][at] = 1.0
-    flat = views[_V_FLAT]
+    flat = state._views[_V_FLAT]
     for row in _AT[state.num_players][0]:
         flat[row + at] = 1.0
 
@@ -657,20 +724,63 @@ def show_hut(state: MiTierraState, q: int) -> None:
     if seen[1] != v:
         seen[1] = v
         x = v * _S_HUT
-        entry[0][q * PLAYER_BLOCK + _AT_HUT] = x if x < 1.0 else 1.0
+        entry[3][q * PLAYER_BLOCK + _AT_HUT] = x if x < 1.0 else 1.0
 
 
-def _players(state: MiTierraState) -> np.ndarray:
-    """Every seat's rows in seat order (the observer's view is a rotation of it), brought up to
+def show_retired(state: MiTierraState, q: int) -> None:
+    """Seat q passed in the placement phase (G-29): its retired flag, written at once (the rules
+    call this when `state._players` exists)."""
+    entry = state._players
+    entry[2][q][0][3] = True
+    entry[3][q * PLAYER_BLOCK + _AT_RETIRED] = 1.0
+
+
+def show_farm_worker(state: MiTierraState, q: int, cell: int) -> None:
+    """Seat q put a worker from its hut on farm `cell` (MIT-21): the cell's flag, the count on
+    the farm and the hut, written at once (the rules call this when `state._players` exists)."""
+    entry = state._players
+    snap = entry[2][q]
+    out = entry[3]
+    base = q * PLAYER_BLOCK
+    snap[4][cell] = True
+    out[base + _WORKERS0 + cell] = 1.0
+    seen = snap[0]
+    v = sum(state.farm_workers[q])
+    if seen[2] != v:
+        seen[2] = v
+        x = v * _S_ON_FARM
+        out[base + _AT_ON_FARM] = x if x < 1.0 else 1.0
+    show_hut(state, q)
+
+
+def show_lower_road(state: MiTierraState, q: int) -> None:
+    """Seat q put a worker on the lower road: its flag and its hut, written at once (the rules
+    call this when `state._players` exists)."""
+    entry = state._players
+    entry[2][q][0][4] = True
+    entry[3][q * PLAYER_BLOCK + _AT_LOWER] = 1.0
+    show_hut(state, q)
+
+
+# per `dirty` bit index (8q + kind): the seat and the refresh of that kind (HOLD … FARM)
+_REFRESHES = (_refresh_seat, _refresh_money, _refresh_goods, _refresh_peeks, _refresh_work,
+              _refresh_farm)
+_DISPATCH = {8 * q + kind: (q, fn) for q in range(MAX_SEATS) for kind, fn in enumerate(_REFRESHES)}
+assert [HOLD[0], MONEY[0], GOODS[0], PEEK[0], WORK[0], FARM[0]] == [1 << k for k in range(6)]
+
+
+def _players(state: MiTierraState) -> None:
+    """Bring every seat's rows in seat order (the observer's view is a rotation of it) up to
     date in place from the `dirty` bits: a seat's changed holdings and farm workers (HOLD), its
     money (MONEY), its goods (GOODS), its changed worker values and turn position (WORK), its
     changed farm fields (FARM); the ranks are rewritten when `clock` moved."""
     entry = state._players
     if entry is None:  # every seat from a blank row, through the same refreshes
-        out = np.zeros(_ALL_PLAYERS, dtype=np.float32)
+        rows = np.zeros(_ALL_PLAYERS, dtype=np.float32)
+        out = memoryview(rows)
         snaps = []
         for q in range(state.num_players):
-            out[q * PLAYER_BLOCK:(q + 1) * PLAYER_BLOCK] = _BLANK_ROW
+            rows[q * PLAYER_BLOCK:(q + 1) * PLAYER_BLOCK] = _BLANK_ROW
             snap = _blank_snapshot()
             _refresh_work(state, q, out, snap)
             _refresh_seat(state, q, out, snap)
@@ -678,33 +788,27 @@ def _players(state: MiTierraState) -> np.ndarray:
             snaps.append(snap)
         _write_ranks(state, out)
         state.dirty &= ALL_KNOW
-        state._players = [out, state.clock, snaps]
-        return out
-    out = entry[0]
-    dirty = state.dirty & _ROW_BITS
+        # [the rows, the clock the ranks reflect, the seats' snapshots, a memoryview of the
+        #  rows, per observer the two runs of rows its rotation copies]
+        rotated = tuple((out[r[1]], out[r[3]]) for r in _ROTATION[state.num_players])
+        state._players = [rows, state.clock, snaps, out, rotated]
+        return
+    out = entry[3]
+    dirty = state.dirty & _ROW_BITS[state.num_players]
     if dirty:
         state.dirty &= ALL_KNOW
+        hold = dirty & ALL_HOLD
+        if hold:  # a seat's holdings refresh covers its money, goods and peek counts
+            dirty &= ~(hold << 1 | hold << 2 | hold << 3)
         snaps = entry[2]
-        for q in range(state.num_players):
-            if not dirty >> 8 * q & 255:
-                continue
-            if dirty & HOLD[q]:
-                _refresh_seat(state, q, out, snaps[q])
-            else:
-                if dirty & MONEY[q]:
-                    _refresh_money(state, q, out, snaps[q])
-                if dirty & GOODS[q]:
-                    _refresh_goods(state, q, out, snaps[q])
-                if dirty & PEEK[q]:
-                    _refresh_peeks(state, q, out, snaps[q])
-            if dirty & WORK[q]:
-                _refresh_work(state, q, out, snaps[q])
-            if dirty & FARM[q]:
-                _refresh_farm(state, q, out, snaps[q])
+        while dirty:  # each flagged (seat, kind), in bit order
+            low = dirty & -dirty
+            dirty ^= low
+            q, refresh = _DISPATCH[low.bit_length() - 1]
+            refresh(state, q, out, snaps[q])
     if entry[1] != state.clock:
         _write_ranks(state, out)
         entry[1] = state.clock
-    return out
 
 
 def _knowledge(state: MiTierraState, player: int, out: np.ndarray) -> None:
@@ -736,20 +840,20 @@ def _rotation(n: int, player: int) -> tuple[slice, ...]:
 _ROTATION = {n: [_rotation(n, p) for p in range(n)] for n in C.PLAYER_COUNTS}
 
 
-(_V_TABLE, _V_ROWS, _V_FLAT, _V_MARKET, _V_KNOWN, _V_SLOTS, _V_DISPLAY, _V_REVEALED,
- _V_PUBLIC) = range(9)
+(_V_TABLE, _V_ROWS, _V_FLAT, _V_MARKET, _V_KNOWN, _V_SLOTS, _V_DISPLAY, _V_GAME) = range(8)
 
 
 def _build_views(state: MiTierraState) -> list:
     """Every observer's material from scratch."""
     n = state.num_players
     table = np.zeros((n, OBS_SIZE), dtype=np.float32)
-    # (market slots shown: the Established slots, then the Closing ones)
-    views = [table, list(table), table.reshape(-1), state.market_version,
+    # (what the zero table shows: empty market and display slots, no game facts yet)
+    views = [table, list(table), memoryview(table.reshape(-1)), state.market_version,
              [None] * n, [[-1] * len(state.est), [-1] * len(state.closing)],
-             [-1] * len(C.DEV_SLOTS), [False] * C.NUM_MARKET_CARDS,
-             np.zeros(OBS_SIZE, dtype=np.float32)]  # (the public blocks, at their offsets)
+             [-1] * len(C.DEV_SLOTS), [-1, -1, -1, b"", -1, None]]
     _refresh_public(state, views)
+    table[:, _OFF_REVEALED:_OFF_REVEALED + C.NUM_MARKET_CARDS] = np.frombuffer(
+        bytes(state.revealed), dtype=bool)
     _board_full(state, views)
     for p, row in enumerate(views[_V_ROWS]):
         _knowledge(state, p, row)
@@ -777,43 +881,59 @@ def _sync(state: MiTierraState, views: list) -> None:
                     known[p] = (list(now[0]), list(now[1]), now[2])
 
 
+def _bring_up_to_date(state: MiTierraState) -> None:
+    """Build or update every observer's material and the player rows; every flag is consumed
+    (those of seats beyond the player count, which the rules may set in bulk, are dropped)."""
+    views = state._views
+    if views is None:
+        _build_views(state)
+    elif views[_V_MARKET] != state.market_version or state.dirty & ALL_KNOW:
+        _sync(state, views)
+    entry = state._players
+    if entry is None or state.dirty & _ROW_BITS[state.num_players] or entry[1] != state.clock:
+        _players(state)
+    state.dirty = 0
+
+
 def observe(state: MiTierraState, player: int, out: np.ndarray | None = None) -> np.ndarray:
     """`player`'s view of `state`, written into `out` (float32, OBS_SIZE) when given, else into
     a new vector; returns it (this is the state's `observe` method)."""
     views = state._views
-    if views is None:
-        views = _build_views(state)
-    elif views[_V_MARKET] != state.market_version or state.dirty & ALL_KNOW:
-        _sync(state, views)
     entry = state._players
-    if entry is None or state.dirty & _ROW_BITS or entry[1] != state.clock:
-        rows = _players(state)
-    else:
-        rows = entry[0]
+    # one test for "nothing changed" (the clock only moves with a MONEY flag: see ledger.py)
+    if views is None or entry is None or state.dirty or views[_V_MARKET] != state.market_version:
+        _bring_up_to_date(state)
+        views = state._views
+        entry = state._players
     if out is None:
         out = views[_V_ROWS][player].copy()
     else:
+        if out.dtype != np.float32 or out.shape != (OBS_SIZE,):
+            raise ValueError(f"out must be a float32 vector of {OBS_SIZE} values, got "
+                             f"{out.dtype} {out.shape}")
         out[:] = views[_V_ROWS][player]
+    o = memoryview(out)  # (its scalar and slice writes are cheaper than numpy's)
     # the player rows, rotated so that the observer comes first
     n = state.num_players
     rotation = _ROTATION[n][player]
-    out[rotation[0]] = rows[rotation[1]]
+    source = entry[4][player]
+    o[rotation[0]] = source[0]
     if player:
-        out[rotation[2]] = rows[rotation[3]]
+        o[rotation[2]] = source[1]
     if state.terminal:
         return out
     current = state.current_player
     if current >= 0:
-        out[_OFF_PLAYERS + (current - player) % n * PLAYER_BLOCK + _IS_ACTING] = 1.0
-    out[_OFF_STAGE + state.stage] = 1.0
+        o[_OFF_PLAYERS + (current - player) % n * PLAYER_BLOCK + _IS_ACTING] = 1.0
+    o[_OFF_STAGE + state.stage] = 1.0
     d = state.decision
-    out[_OFF_DECISION + d] = 1.0
+    o[_OFF_DECISION + d] = 1.0
     if state.die_face:
-        out[_C_DIE + state.die_face - 1] = 1.0
+        o[_C_DIE + state.die_face - 1] = 1.0
     if state.pending_tile > 0:
-        out[_C_TILE + state.pending_tile - 1] = 1.0
+        o[_C_TILE + state.pending_tile - 1] = 1.0
     if d in _CONTEXT_DECISIONS:
-        _context(state, player, out, d)
+        _context(state, player, o, d)
     return out
 
 
@@ -835,35 +955,48 @@ _CONTEXT_DECISIONS = frozenset((_D_MARKET_TURN, _D_MARKET_SALE, _D_BLACK_MARKET,
                                 _D_CLOCK_ORDER, _D_DEVELOPMENT, _D_UPKEEP))
 
 
-def _context(state: MiTierraState, player: int, out: np.ndarray, d: int) -> None:
+_C_MARKET_SPACE = _C["market_space"]
+_C_SALE_SLOT = _C["sale_slot"]
+_C_SALE_UNITS = _C["sale_units"]
+_C_BM_BUYS = _C["black_market_buys"]
+_C_REORDER_PLACED = _C["reorder_placed"]
+_C_REORDER_LEFT = _C["reorder_left"]
+_C_PLACED_PRIVATE = _C["reorder_placed_private"]
+_C_LEFT_PRIVATE = _C["reorder_left_private"]
+_C_DEV_TOUCHED = _C["dev_touched_slots"]
+_C_DEV_COST = _C["dev_cost"]
+_C_UPKEEP_DUE = _C["upkeep_due"]
+_DEV_SPOT0 = C.ZONE_FIRST_SPACE[C.Z_DEV]
+
+
+def _context(state: MiTierraState, player: int, out: memoryview, d: int) -> None:
     """The context values of the decisions that have some (beyond the die and the tile)."""
-    c = _C
-    if d in (_D_MARKET_TURN, _D_MARKET_SALE):
-        out[c["market_space"] + state.qpos] = 1.0
-    if d == _D_MARKET_SALE:
-        out[c["sale_slot"] + state.sale_slot] = 1.0
+    if d == _D_MARKET_TURN:
+        out[_C_MARKET_SPACE + state.qpos] = 1.0
+    elif d == _D_MARKET_SALE:
+        out[_C_MARKET_SPACE + state.qpos] = 1.0
+        out[_C_SALE_SLOT + state.sale_slot] = 1.0
         for g, units in enumerate(state.sale_units):
             if units:
-                out[c["sale_units"] + g] = min(units / 5.0, 1.0)
+                out[_C_SALE_UNITS + g] = units / 5.0 if units < 5 else 1.0
     elif d == _D_BLACK_MARKET:
-        out[c["black_market_buys"]] = state.bm_buys / 3.0
+        out[_C_BM_BUYS] = state.bm_buys / 3.0
     elif d == _D_CLOCK_ORDER:
-        out[c["reorder_placed"]] = len(state.reorder_done) / 4.0
-        out[c["reorder_left"]] = len(state.reorder_left) / 4.0
+        out[_C_REORDER_PLACED] = len(state.reorder_done) / 4.0
+        out[_C_REORDER_LEFT] = len(state.reorder_left) / 4.0
         if player == state.current_player:  # private: only the reordering player sees it
             known = state.known[player]
             for k, card in enumerate(state.reorder_done):
-                out[c["reorder_placed_private"] + 4 * k + known.index(card)] = 1.0
+                out[_C_PLACED_PRIVATE + 4 * k + known.index(card)] = 1.0
             for k, card in enumerate(state.reorder_left):
-                out[c["reorder_left_private"] + 4 * k + known.index(card)] = 1.0
+                out[_C_LEFT_PRIVATE + 4 * k + known.index(card)] = 1.0
     elif d == _D_DEVELOPMENT:
-        spot = state.queue[state.qpos] - C.ZONE_FIRST_SPACE[C.Z_DEV]
-        for s in C.DEV_SPOT_TOUCHES[spot]:
-            out[c["dev_touched_slots"] + s] = 1.0
-        out[c["dev_cost"]] = state.dev_cost / 4.0
+        for slot in C.DEV_SPOT_TOUCHES[state.queue[state.qpos] - _DEV_SPOT0]:
+            out[_C_DEV_TOUCHED + slot] = 1.0
+        out[_C_DEV_COST] = state.dev_cost / 4.0
     elif d == _D_UPKEEP:
         due = max(0, state.owned[state.current_player] - C.FREE_WORKERS) * C.UPKEEP_PER_EXTRA
-        out[c["upkeep_due"]] = due / 4.0
+        out[_C_UPKEEP_DUE] = due / 4.0
 
 
 assert Stage.GAME_OVER == NUM_STAGES - 1

@@ -426,3 +426,19 @@ def test_mit32_mit40_tiles_never_move():
                 assert len(changed) == 1 and changed[0][1] == action - cell(0)
                 p, c = changed[0]
                 assert s.tiles[p][c] == pending
+
+
+def test_dice_are_fair_d6_from_the_games_generator():
+    """G-10: every roll is a fair d6 drawn from the game's own generator: faces 1-6 only, each
+    about a sixth of 60,000 rolls (within 4 standard deviations), and the same generator state
+    gives the same rolls."""
+    from huerta.envs.mi_tierra.flow import roll_die
+
+    rng = np.random.default_rng(12)
+    rolls = [roll_die(rng) for _ in range(60_000)]
+    counts = np.bincount(rolls, minlength=7)
+    assert counts[0] == 0 and counts.sum() == 60_000 and max(rolls) == 6
+    sd = (60_000 * (1 / 6) * (5 / 6)) ** 0.5
+    assert np.all(np.abs(counts[1:] - 10_000) < 4 * sd), counts
+    again = np.random.default_rng(12)
+    assert [roll_die(again) for _ in range(100)] == rolls[:100]

@@ -8,16 +8,17 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from conftest import games
+from mt_helpers import RICH
 
 from huerta.envs import mi_tierra_v0
 from huerta.envs.core.errors import IllegalActionError
 from huerta.envs.mi_tierra import components as C
 from huerta.envs.mi_tierra import new_game
-from huerta.envs.mi_tierra.actions import N_ACTIONS, Decision, Stage
+from huerta.envs.mi_tierra.actions import N_ACTIONS, Decision
 from huerta.envs.mi_tierra.decisions import placement_actions_reference
 from huerta.envs.mi_tierra.game import DEFAULT_MAX_STEPS
 from huerta.envs.mi_tierra.observation import reference_rows
-from huerta.envs.mi_tierra.scenario import scenario, space
+from huerta.envs.mi_tierra.scenario import scenario
 from huerta.envs.mi_tierra.state import MiTierraState
 
 PLAYER_COUNTS = (2, 3, 4)
@@ -175,30 +176,6 @@ def test_observations_of_stale_observers_equal_a_fresh_computation(n):
         assert_like_fresh(state, range(n))
 
 
-RICH = dict(  # every factory, the Clock Tower, developments, markets and most cards in play
-    money=[60, 60, 60],
-    goods={0: {"milk": 3, "egg": 6, "wool": 6, "wheat": 8, "grape": 6, "apple": 3, "hen": 4},
-           1: {"milk": 2, "egg": 4, "wool": 3, "wheat": 5, "grape": 4, "meat": 2},
-           2: {"wheat": 3, "grape": 3, "apple": 4, "hen": 6}},
-    barns={0: {0: (3, "sheep", 3), 3: (2, "cow", 2)}, 1: {0: (3, "cow", 2)},
-           2: {2: (3, "sheep", 3)}},
-    fields={0: {1: "wheat", 2: "grape"}, 1: {4: "wheat"}, 2: {6: "grape", 7: "grape"}},
-    devs={0: [C.MILL, C.WINE_CELLAR, C.STUDIES, C.BANK, C.SHEEP_BREEDING],
-          1: [C.MILK_FACTORY, C.COW_BREEDING, C.TRACTOR], 2: [C.HEN_BARNYARD, C.SHEARER]},
-    owned={0: 5, 1: 4, 2: 5},
-    board={space("forest", 0): 0, space("animal_products", 0): 0, space("bakery", 0): 0,
-           space("flour_wine", 0): 0,
-           space("clock_tower", 0): 1, space("cloth", 0): 1, space("square", 0): 1,
-           space("lower_road", 0): 1,
-           space("crops", 0): (2, True), space("henhouse", 0): 2, space("est_market", 0): 2,
-           space("developments", 2): 2},
-    farm_workers={0: [1]},
-    est=["A01", "A08", "B16"], closing=["A20", "B21"],
-    pile=["A03", "EB1", "B10", "A05", "B05", "EA2", "B17", "A10", "B02"],
-    start=Stage.FOREST,
-)
-
-
 @pytest.mark.parametrize("seed", range(4))
 def test_observations_through_every_kind_of_change_equal_a_fresh_computation(seed):
     """A round in which every kind of change happens (rolls and tiles, animals, factories,
@@ -292,3 +269,92 @@ def _check_game_block(state, n, at, events):
         for name, values in expected.items():
             np.testing.assert_allclose(obs[at[name]], np.asarray(values, np.float32),
                                        err_msg=f"{name}, round {state.round}")
+
+
+def test_observe_into_a_given_vector():
+    """`observe(player, out)` writes the same values into a float32 vector the caller owns
+    (contiguous or strided) and refuses any other dtype or size, naming what it expects."""
+    state = new_game(3, seed=1)
+    for _ in range(40):
+        legal = state.legal_actions()
+        state.apply(legal[len(legal) // 2])
+    for p in range(3):
+        expected = state.observe(p)
+        out = np.full(expected.shape, 7.0, dtype=np.float32)
+        assert state.observe(p, out) is out
+        np.testing.assert_array_equal(out, expected)
+        strided = np.full(2 * expected.size, 7.0, dtype=np.float32)[::2]
+        state.observe(p, strided)
+        np.testing.assert_array_equal(strided, expected)
+    for bad in (np.zeros(expected.size), np.zeros(expected.size - 1, dtype=np.float32)):
+        with pytest.raises(ValueError, match=f"float32 vector of {expected.size} values"):
+            state.observe(0, bad)
+
+
+def _expected_context(state, observer):
+    """The `context` block recomputed plainly from the decision facts (seeds/mi_tierra.md)."""
+    from huerta.envs.mi_tierra.observation import CONTEXT_FIELDS
+
+    values = {name: np.zeros(size, np.float32) for name, size, _ in CONTEXT_FIELDS}
+    if state.is_terminal:
+        return values
+    d = state.decision
+    if state.die_face:
+        values["die_face"][state.die_face - 1] = 1
+    if state.pending_tile > 0:
+        values["pending_tile"][state.pending_tile - 1] = 1
+    if d in (Decision.MARKET_TURN, Decision.MARKET_SALE):
+        values["market_space"][state.qpos] = 1
+    if d == Decision.MARKET_SALE:
+        values["sale_slot"][state.sale_slot] = 1
+        values["sale_units"][:] = np.minimum(np.array(state.sale_units) / 5.0, 1.0)
+    if d == Decision.BLACK_MARKET:
+        values["black_market_buys"][0] = state.bm_buys / 3.0
+    if d == Decision.CLOCK_ORDER:
+        values["reorder_placed"][0] = len(state.reorder_done) / 4.0
+        values["reorder_left"][0] = len(state.reorder_left) / 4.0
+        if observer == state.current_player:
+            known = state.known[observer]
+            for k, card in enumerate(state.reorder_done):
+                values["reorder_placed_private"][4 * k + known.index(card)] = 1
+            for k, card in enumerate(state.reorder_left):
+                values["reorder_left_private"][4 * k + known.index(card)] = 1
+    if d == Decision.DEVELOPMENT:
+        spot = state.queue[state.qpos] - C.ZONE_FIRST_SPACE[C.Z_DEV]
+        values["dev_touched_slots"][list(C.DEV_SPOT_TOUCHES[spot])] = 1
+        values["dev_cost"][0] = state.dev_cost / 4.0
+    if d == Decision.UPKEEP:
+        values["upkeep_due"][0] = max(0, state.owned[state.current_player] - 3) * 2 / 4.0
+    return values
+
+
+def test_context_block_reads_the_decision_facts():
+    """The observation's `context` block, decoded field by field from OBS_LAYOUT, states the die,
+    the pending tile, the market space, the sale in progress, the Black Market buys, the Clock
+    Tower reordering (its private part for the reordering player only), the development spot's
+    slots and cost and the upkeep due, for every observer, in random games and in games from the
+    rich position (where every decision with a context comes up)."""
+    from huerta.envs.mi_tierra.observation import CONTEXT_FIELDS, SLICES
+
+    offset = SLICES["context"].start
+    at = {}
+    for name, size, _ in CONTEXT_FIELDS:
+        at[name] = slice(offset, offset + size)
+        offset += size
+    starts = [new_game(n, seed=70 + n) for n in PLAYER_COUNTS]
+    starts += [scenario(3, seed=seed, explicit_chance=False, **RICH) for seed in range(4)]
+    seen = set()
+    for k, state in enumerate(starts):
+        rng = np.random.default_rng(k)
+        while True:
+            for p in range(state.num_players):
+                obs = state.observe(p)
+                for name, values in _expected_context(state, p).items():
+                    np.testing.assert_array_equal(obs[at[name]], values, err_msg=name)
+            if state.is_terminal:
+                break
+            seen.add(Decision(state.decision))
+            legal = state.legal_actions()
+            state.apply(legal[-1] if rng.random() < 0.5 else legal[rng.integers(len(legal))])
+    assert {Decision.MARKET_TURN, Decision.MARKET_SALE, Decision.BLACK_MARKET,
+            Decision.CLOCK_ORDER, Decision.DEVELOPMENT, Decision.UPKEEP} <= seen

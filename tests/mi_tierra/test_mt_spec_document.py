@@ -16,6 +16,7 @@ from collections import Counter
 
 import numpy as np
 import pytest
+from mt_helpers import RICH
 from spec_document_helpers import (
     SpecDocument,
     assert_action_table_ids_and_names,
@@ -46,6 +47,7 @@ from huerta.envs.mi_tierra.observation import (
     PLAYER_FIELDS,
     SLICES,
 )
+from huerta.envs.mi_tierra.scenario import scenario
 
 N_MIT = 106
 N_GAPS = 71
@@ -198,10 +200,15 @@ def test_events_table(doc):
 
 @pytest.fixture(scope="module")
 def played() -> set[tuple[int, str]]:
-    """(action id, decision) pairs seen legal in 300 seeded random games over all counts."""
+    """(action id, decision) pairs seen legal in 300 seeded random games over all counts, and in
+    30 random games from a rich position (every factory, most cards in play), where the options
+    that random games from the start reach only rarely (the Cloth Factory, flour and wine
+    together) come up every time."""
     legal: set[tuple[int, str]] = set()
-    for seed in range(300):
-        state = new_game(C.PLAYER_COUNTS[seed % 3], seed=seed)
+    starts = [(new_game(C.PLAYER_COUNTS[seed % 3], seed=seed), seed) for seed in range(300)]
+    starts += [(scenario(3, seed=seed, explicit_chance=False, **RICH), 1000 + seed)
+               for seed in range(30)]
+    for state, seed in starts:
         rng = np.random.default_rng(seed)
         while not state.is_terminal:
             ids = state.legal_actions()
