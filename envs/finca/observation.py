@@ -4,6 +4,14 @@ Player blocks are rotated so that slot 0 is the observer, slot 1 the next player
 so on; slots of absent players are zero. Everything in it is public (Finca has no private
 information); face-down tiles are never encoded, only the public set of tiles not yet seen.
 `OBS_LAYOUT` lists the named blocks (name, offset, size); seeds/finca.md documents each value.
+
+Speed: the board part (what only a delivery changes) is cached per `board_version`; the material
+part (the vector without the per-decision values) per move and observer. Building it copies the
+board part and writes, through a memoryview, each seat's farmers (a scaled row from a small table
+by counts), the blade totals, supply and carts, and each seat's cached, scaled player row, which
+is rescaled only where a raw value changed (a move mostly changes the fruit counts alone). A call
+copies the material part and writes the phase, the step count and the delivery or Gust context.
+`reference_material` builds the same part the plain way; the tests compare the two.
 """
 
 from __future__ import annotations
@@ -145,12 +153,105 @@ def _board_part(state: FincaState) -> np.ndarray:
 
 def _material_part(state: FincaState, player: int) -> np.ndarray:
     """The observation without the per-decision parts (phase, step count, delivery, Gust
-    source): it changes only when pieces move, so it is cached per `state.material_version`."""
+    source): it changes only when pieces move, so it is cached per `state.material_version`.
+    A copy of the board part, then, through a memoryview: each seat's farmers (a row from a
+    table by counts), the blade totals, supply and centre carts (scalar writes), each seat's
+    player row (cached, scaled, per `seat_versions`) and the is-acting flag."""
     board = state._board_cache
     if board is None or board[0] != state.board_version:
         board = (state.board_version, _board_part(state))
         state._board_cache = board
     out = board[1].copy()
+    o = memoryview(out)
+    n = state.num_players
+    o[_OFF_META + 5] = state.intro_left / 12.0
+    farmers = state.farmers
+    row_cache = state._row_cache
+    versions = state.seat_versions
+    current = state.current_player if not state.terminal else -1
+    for k in range(n):
+        q = (player + k) % n
+        at = _FARMER_AT[k]
+        o[at:at + C.NUM_BLADES] = _FARMER_ROWS[tuple(farmers[q])]
+        cached = row_cache[q]
+        if cached is None or cached[0] != versions[q]:
+            cached = row_cache[q] = _player_entry(state, q, cached)
+        at = _PLAYER_AT[k]
+        o[at:at + PLAYER_BLOCK - 1] = cached[2]
+        if q == current:
+            o[at + PLAYER_BLOCK - 1] = 1.0
+    at = _TOTALS_AT
+    for v in state.blade_total:
+        x = v * _S_FARMERS
+        o[at] = x if x < 1.0 else 1.0
+        at += 1
+    for v in state.supply:
+        x = v * _S_SUPPLY
+        o[at] = x if x < 1.0 else 1.0
+        at += 1
+    x = state.centre_carts * _S_CARTS
+    o[at] = x if x < 1.0 else 1.0
+    return out
+
+
+def _player_entry(state: FincaState, q: int, old: tuple | None) -> tuple:
+    """Seat q's cache entry (version, raw row, scaled row): the raw values of its block without
+    the is-acting flag (`_player_row`) and, as a memoryview, the same scaled and clipped. From an
+    older entry only the values that differ are rescaled, into a copy (entries are shared with
+    clones, so they never change once made); a move mostly changes the fruit counts alone."""
+    raw = _player_row(state, q)
+    if old is None:
+        row = np.array(raw, dtype=np.float32)
+        row *= _ROW_SCALE
+        np.minimum(row, 1.0, out=row)
+        return (state.seat_versions[q], raw, memoryview(row))
+    seen = old[1]
+    if raw == seen:
+        return (state.seat_versions[q], seen, old[2])
+    view = memoryview(bytearray(old[2])).cast("f")
+    for start, stop in _ROW_SEGMENTS:
+        if raw[start:stop] != seen[start:stop]:
+            for i in range(start, stop):
+                v = raw[i]
+                if v != seen[i]:
+                    x = v * _ROW_SCALES[i]  # one rounding to float32, as numpy's product
+                    view[i] = x if x < 1.0 else 1.0
+    return (state.seat_versions[q], raw, view)
+
+
+class _FarmerRows(dict):
+    """A seat's farmers on the twelve blades, scaled and clipped, by the tuple of counts (few
+    distinct ones occur: a player has a handful of farmers)."""
+
+    def __missing__(self, counts: tuple) -> memoryview:
+        row = np.array(counts, dtype=np.float32)
+        row *= _MATERIAL_SCALE[:C.NUM_BLADES]
+        np.minimum(row, 1.0, out=row)
+        if len(self) > 100_000:  # bounded memory
+            self.clear()
+        view = self[counts] = memoryview(row)
+        return view
+
+
+_FARMER_ROWS = _FarmerRows()
+_ROW_SCALE = _PLAYER_SCALE[:PLAYER_BLOCK - 1]
+_ROW_SCALES = tuple(float(x) for x in _ROW_SCALE)
+# the raw row in runs compared at once: present and the fruits (what a move changes), the rest
+_ROW_SEGMENTS = ((0, 1 + C.NUM_FRUITS), (1 + C.NUM_FRUITS, PLAYER_BLOCK - 1))
+_FARMER_AT = tuple(_OFF_FARMERS + k * C.NUM_BLADES for k in range(MAX_SEATS))
+_TOTALS_AT = _OFF_FARMERS + MAX_SEATS * C.NUM_BLADES
+_PLAYER_AT = tuple(_OFF_PLAYERS + k * PLAYER_BLOCK for k in range(MAX_SEATS))
+_S_FARMERS = float(_MATERIAL_SCALE[0])
+_S_SUPPLY = float(_MATERIAL_SCALE[_OFF_SUPPLY - _OFF_FARMERS])
+_S_CARTS = float(_MATERIAL_SCALE[_OFF_SUPPLY - _OFF_FARMERS + C.NUM_FRUITS])
+assert _TOTALS_AT + C.NUM_BLADES == _OFF_SUPPLY
+
+
+def reference_material(state: FincaState, player: int) -> np.ndarray:
+    """The material part (the observation without the per-decision values) built from scratch
+    the plain way, with no cache: one list of every value, scaled and clipped at once (for
+    the tests, which check `_material_part` against it)."""
+    out = _board_part(state)
     n = state.num_players
     out[_OFF_META + 5] = state.intro_left / 12.0
     seats = [(player + k) % n for k in range(n)]
@@ -165,14 +266,8 @@ def _material_part(state: FincaState, player: int) -> np.ndarray:
     flat += state.supply
     flat.append(state.centre_carts)
     current = state.current_player if not state.terminal else -1
-    row_cache = state._row_cache
-    versions = state.seat_versions
     for q in seats:
-        cached = row_cache[q]
-        if cached is None or cached[0] != versions[q]:
-            cached = (versions[q], _player_row(state, q))
-            row_cache[q] = cached
-        flat += cached[1]
+        flat += _player_row(state, q)
         flat.append(q == current)
     block = out[_OFF_FARMERS:_OFF_FARMERS + len(flat)]
     block[:] = flat
@@ -192,12 +287,21 @@ def _player_row(state: FincaState, q: int) -> tuple:
 
 def write_observation(state: FincaState, player: int, out: np.ndarray) -> None:
     """Fill `out` (float32, OBS_SIZE) with `player`'s view of `state`."""
+    observe(state, player, out)
+
+
+def observe(state: FincaState, player: int, out: np.ndarray | None = None) -> np.ndarray:
+    """`player`'s view of `state`: a copy of the cached material part (or written into `out`,
+    float32 OBS_SIZE, when given) with the per-decision values; returns it."""
     key = (state.material_version, state.board_version, player)
     cache = state._obs_cache
     if cache is None or cache[0] != key:
         cache = (key, _material_part(state, player))
         state._obs_cache = cache
-    out[:] = cache[1]
+    if out is None:
+        out = cache[1].copy()
+    else:
+        out[:] = cache[1]
     phase = state.phase
     if phase < NUM_DECISION_PHASES:
         out[_OFF_PHASE + phase] = 1.0
@@ -220,3 +324,4 @@ def write_observation(state: FincaState, player: int, out: np.ndarray) -> None:
             out[d + 31 + state.pending_wild] = 1.0
     elif phase == Phase.GUST_TARGET:
         out[_OFF_MOVE + state.gust_source] = 1.0
+    return out

@@ -16,7 +16,7 @@ from ..core.errors import CorruptRecordError
 from . import components as C
 from . import rules
 from .actions import N_ACTIONS
-from .observation import OBS_SIZE, write_observation
+from .observation import observe
 
 CART_SHORTAGE_MODES = ("reset_then_take", "take_then_reset")
 
@@ -46,7 +46,8 @@ class FincaState(GameState):
     __slots__ = (
         *_LIST_FIELDS, *_NESTED_FIELDS, *_INT_FIELDS, *_BOOL_FIELDS,
         "catalogue", "cart_shortage", "version", "material_version", "board_version",
-        "_board_cache", "_obs_cache", "_mask", "_mask_version", "seat_versions", "_row_cache",
+        "_board_cache", "_obs_cache", "_mask", "_mask8", "_mask_version", "seat_versions",
+        "_row_cache",
     )
 
     def __init__(self) -> None:
@@ -60,6 +61,7 @@ class FincaState(GameState):
         self.seat_versions = [0] * 4  # bumped when a player's holdings change
         self._row_cache: list = [None] * 4
         self._mask = np.zeros(N_ACTIONS, dtype=bool)
+        self._mask8 = self._mask.view(np.int8)  # the same bytes, for action_mask
         self._mask_version = -1
 
     def invalidate(self) -> None:
@@ -82,6 +84,13 @@ class FincaState(GameState):
             self._mask_version = self.version
         return self._mask
 
+    def action_mask(self) -> np.ndarray:
+        """The legal actions as a fresh int8 vector (a copy of the int8 view of the mask)."""
+        if self._mask_version != self.version:
+            rules.write_legal_mask(self, self._mask)
+            self._mask_version = self.version
+        return self._mask8.copy()
+
     def apply(self, action: int) -> None:
         rules.apply(self, action)
 
@@ -93,10 +102,7 @@ class FincaState(GameState):
         return [(rules.score(self, p), sum(self.fruits[p])) for p in range(self.num_players)]
 
     def observe(self, player: int, out: np.ndarray | None = None) -> np.ndarray:
-        if out is None:
-            out = np.zeros(OBS_SIZE, dtype=np.float32)
-        write_observation(self, player, out)
-        return out
+        return observe(self, player, out)
 
     def describe(self, action: int) -> str:
         from .actions import describe
@@ -158,6 +164,7 @@ class FincaState(GameState):
         new.seat_versions = list(self.seat_versions)
         new._row_cache = list(self._row_cache)
         new._mask = np.zeros(N_ACTIONS, dtype=bool)
+        new._mask8 = new._mask.view(np.int8)
         new._mask_version = -1
         return new
 
