@@ -194,6 +194,14 @@ def _material_part(state: FincaState, player: int) -> np.ndarray:
     return out
 
 
+def _scaled_row(values: tuple, scale: np.ndarray) -> memoryview:
+    """`values` times their float32 factors, clipped at 1, as a memoryview of a new array."""
+    row = np.array(values, dtype=np.float32)
+    row *= scale
+    np.minimum(row, 1.0, out=row)
+    return memoryview(row)
+
+
 def _player_entry(state: FincaState, q: int, old: tuple | None) -> tuple:
     """Seat q's cache entry (version, raw row, scaled row): the raw values of its block without
     the is-acting flag (`_player_row`) and, as a memoryview, the same scaled and clipped. From an
@@ -201,10 +209,7 @@ def _player_entry(state: FincaState, q: int, old: tuple | None) -> tuple:
     clones, so they never change once made); a move mostly changes the fruit counts alone."""
     raw = _player_row(state, q)
     if old is None:
-        row = np.array(raw, dtype=np.float32)
-        row *= _ROW_SCALE
-        np.minimum(row, 1.0, out=row)
-        return (state.seat_versions[q], raw, memoryview(row))
+        return (state.seat_versions[q], raw, _scaled_row(raw, _ROW_SCALE))
     seen = old[1]
     if raw == seen:
         return (state.seat_versions[q], seen, old[2])
@@ -224,12 +229,9 @@ class _FarmerRows(dict):
     distinct ones occur: a player has a handful of farmers)."""
 
     def __missing__(self, counts: tuple) -> memoryview:
-        row = np.array(counts, dtype=np.float32)
-        row *= _MATERIAL_SCALE[:C.NUM_BLADES]
-        np.minimum(row, 1.0, out=row)
         if len(self) > 100_000:  # bounded memory
             self.clear()
-        view = self[counts] = memoryview(row)
+        view = self[counts] = _scaled_row(counts, _MATERIAL_SCALE[:C.NUM_BLADES])
         return view
 
 

@@ -86,9 +86,7 @@ class FincaState(GameState):
 
     def action_mask(self) -> np.ndarray:
         """The legal actions as a fresh int8 vector (a copy of the int8 view of the mask)."""
-        if self._mask_version != self.version:
-            rules.write_legal_mask(self, self._mask)
-            self._mask_version = self.version
+        self.legal_mask()
         return self._mask8.copy()
 
     def apply(self, action: int) -> None:

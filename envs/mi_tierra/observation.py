@@ -266,11 +266,10 @@ def _write_game(state: MiTierraState, views: list) -> None:
     a = a if a < 1.0 else 1.0
     if events != seen[5]:
         seen[:] = rnd, size, b_cards, top, devs, events
-        card = state.event_card
-        perms = state.perms_seen
+        ended, ran_out, perms, card = events
         views[_V_TABLE][:, _OFF_GAME:_OFF_GAME + GAME_BLOCK] = (
             *_PLAYER_COUNT_HOT[state.num_players], x,
-            1.0 if state.end_triggered else 0.0, 1.0 if state.pile_ran_out else 0.0,
+            1.0 if ended else 0.0, 1.0 if ran_out else 0.0,
             *_HOT4[perms if perms < 3 else 3],
             *_HOT4[_EVENT_INDEX[_CARD_EVENT[card] if card >= 0 else -1]],
             a, b_cards / 26.0, *_TOP_ROWS[top], devs / 15.0,
@@ -308,24 +307,17 @@ def _refresh_public(state: MiTierraState, views: list) -> None:
     _write_game(state, views)
     flat = views[_V_FLAT]
     starts = _AT[state.num_players][0]
-    est, closing = state.est, state.closing
-    shown = views[_V_SLOTS]  # the Established slots' cards as written, then the Closing ones
-    if shown[0] != est:
-        for m, card in enumerate(est):
-            if shown[0][m] != card:
-                shown[0][m] = card
-                src = _MARKET_VIEWS[card]
-                at = _SLOT_AT[m]
-                for r in starts:
-                    flat[r + at:r + at + CARD_FEATURES] = src
-    if shown[1] != closing:
-        for m, card in enumerate(closing):
-            if shown[1][m] != card:
-                shown[1][m] = card
-                src = _MARKET_VIEWS[card]
-                at = _SLOT_AT[4 + m]
-                for r in starts:
-                    flat[r + at:r + at + CARD_FEATURES] = src
+    # the Established slots' cards as written (slots 0-3), then the Closing ones (slots 4-7)
+    for shown, cards, first in ((views[_V_SLOTS][0], state.est, 0),
+                                (views[_V_SLOTS][1], state.closing, 4)):
+        if shown != cards:
+            for m, card in enumerate(cards):
+                if shown[m] != card:
+                    shown[m] = card
+                    src = _MARKET_VIEWS[card]
+                    at = _SLOT_AT[first + m]
+                    for r in starts:
+                        flat[r + at:r + at + CARD_FEATURES] = src
     display = state.display
     shown = views[_V_DISPLAY]
     if shown != display:

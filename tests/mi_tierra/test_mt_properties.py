@@ -223,18 +223,26 @@ def test_explicit_chance_mode_plays_whole_games():
         assert rolls > 0
 
 
+def field_slices(block: str, fields: tuple) -> dict[str, slice]:
+    """Where each field of an observation block lies in the vector (from OBS_LAYOUT)."""
+    from huerta.envs.mi_tierra.observation import SLICES
+
+    offset = SLICES[block].start
+    at = {}
+    for name, size, _ in fields:
+        at[name] = slice(offset, offset + size)
+        offset += size
+    return at
+
+
 @pytest.mark.parametrize("n", PLAYER_COUNTS)
 def test_game_block_reads_the_public_game_facts(n):
     """The observation's `game` block, decoded field by field from OBS_LAYOUT, states the round,
     the end flags, the permanents seen, the event in force, the pile's A and B counts, the deck
     letters of its top positions and the development deck, for every observer, all game long."""
-    from huerta.envs.mi_tierra.observation import GAME_FIELDS, OBS_LAYOUT
+    from huerta.envs.mi_tierra.observation import GAME_FIELDS
 
-    offset = dict((name, off) for name, off, _ in OBS_LAYOUT)["game"]
-    at = {}
-    for name, size, _ in GAME_FIELDS:
-        at[name] = slice(offset, offset + size)
-        offset += size
+    at = field_slices("game", GAME_FIELDS)
     events = {-1: 0, C.INFLATION: 1, C.STRIKE: 2, C.FRUIT_FLY: 3}
     rng = np.random.default_rng(n)
     for seed in range(6):
@@ -334,13 +342,9 @@ def test_context_block_reads_the_decision_facts():
     Tower reordering (its private part for the reordering player only), the development spot's
     slots and cost and the upkeep due, for every observer, in random games and in games from the
     rich position (where every decision with a context comes up)."""
-    from huerta.envs.mi_tierra.observation import CONTEXT_FIELDS, SLICES
+    from huerta.envs.mi_tierra.observation import CONTEXT_FIELDS
 
-    offset = SLICES["context"].start
-    at = {}
-    for name, size, _ in CONTEXT_FIELDS:
-        at[name] = slice(offset, offset + size)
-        offset += size
+    at = field_slices("context", CONTEXT_FIELDS)
     starts = [new_game(n, seed=70 + n) for n in PLAYER_COUNTS]
     starts += [scenario(3, seed=seed, explicit_chance=False, **RICH) for seed in range(4)]
     seen = set()
