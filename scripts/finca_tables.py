@@ -114,12 +114,23 @@ def line_blades_text() -> list[str]:
 
 
 def fruit_tiles_table() -> list[str]:
-    """G-04: the 42-tile catalogue; the requirement is FruitTile.label() without its value."""
+    """G-04: the 42 published tiles; the requirement is FruitTile.label() without its value, beside
+    the text of the published list it was parsed from."""
+    printed = [text for texts in C.PUBLISHED_FRUIT_TILES.values() for text in texts]
     rows = []
-    for t in C.FRUIT_TILES:
+    for t, text in zip(C.FRUIT_TILES, printed, strict=True):
         requirement = t.label().rsplit(" [", 1)[0]
-        rows.append((t.tile_id, requirement, t.size, t.value))
-    return table(("id", "requirement", "fruits asked", "value"), rows)
+        rows.append((t.tile_id, f"`{text}`", requirement, t.size, t.value))
+    return table(("id", "published as", "requirement", "fruits asked", "value"), rows)
+
+
+def fruit_tiles_by_value_table() -> list[str]:
+    """G-04 summarised as the published list prints it: the tiles of each value."""
+    rows = []
+    for value, texts in C.PUBLISHED_FRUIT_TILES.items():
+        wild = sum(1 for text in texts if "?" in text)
+        rows.append((value, len(texts), wild, ", ".join(f"`{text}`" for text in texts)))
+    return table(("value", "tiles", "of them wild", "published as"), rows)
 
 
 def finca_tiles_table() -> list[str]:
@@ -336,6 +347,7 @@ TABLES: dict[str, Callable[[], list[str]]] = {
     "numbers": numbers_table,
     "windmill": windmill_table,
     "line_blades": line_blades_text,
+    "fruit_tiles_by_value": fruit_tiles_by_value_table,
     "fruit_tiles": fruit_tiles_table,
     "finca_tiles": finca_tiles_table,
     "scoring": scoring_table,

@@ -1,11 +1,14 @@
 """Every printed number of Finca, as data: the one place to edit to match a physical edition.
 
-Where the rulebook does not print a number (the blade fruits, the fruit-tile catalogue, the finca
-tiles) the values here are decisions recorded in seeds/finca.md (G-01, G-04, G-06).
+The rulebook names the components without printing them; the fruit tiles and finca tiles here are
+the published edition's (G-04, G-06 in seeds/finca.md, from shared/rules/
+finca_published_components.md), the blade fruits the printed two per fruit (G-01), and where the
+dividing lines sit is a decision (G-02).
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 FRUITS = ("fig", "almond", "olive", "orange", "grape", "lemon")
@@ -77,30 +80,54 @@ class FruitTile:
         return "+".join(parts) + f" [{self.value}]"
 
 
-def _standard_catalogue() -> tuple[FruitTile, ...]:
-    """The symmetric 42-tile catalogue of G-04: 7 tiles per value 1-6, value = fruits asked.
+# G-04: the 42 fruit tiles of the published edition (shared/rules/finca_published_components.md,
+# transcribed from the box). Each tile asks for the fruits written (a bare letter is one fruit,
+# "?" a wild symbol, all of a tile's "?" paid with one kind, G-05) and is worth as many points as
+# it asks fruits. Wild tiles exist only at values 4, 5 and 6; the three 1-of-each tiles are at 6.
+PUBLISHED_FRUIT_TILES: dict[int, tuple[str, ...]] = {
+    1: ("F", "A", "O", "R", "G", "L"),
+    2: ("2F", "2A", "2O", "2R", "2G", "2L"),
+    3: ("3F", "3A", "3O", "3R", "3G", "3L"),
+    4: ("4?", "4?", "4?", "2A+2F", "2A+2R", "2L+2O", "2F+2L", "2G+2O", "2G+2R"),
+    5: ("5?", "5?", "5?", "3A+2G", "3F+2O", "3L+2R", "2F+3R", "2A+3O", "3G+2L"),
+    6: ("6?", "6?", "6?", "F+A+O+R+G+L", "F+A+O+R+G+L", "F+A+O+R+G+L"),
+}
 
-    Tile id = 7*(value-1) + k; k = 0..5 are fixed tiles built on fruit i = k, k = 6 is all-wild.
-    """
-    patterns = {
-        1: lambda i: {i: 1},
-        2: lambda i: {i: 1, (i + 1) % 6: 1},
-        3: lambda i: {i: 3},
-        4: lambda i: {i: 2, (i + 2) % 6: 2},
-        5: lambda i: {f: 1 for f in range(NUM_FRUITS) if f != i},
-        6: lambda i: {i: 3, (i + 1) % 6: 2, (i + 2) % 6: 1},
-    }
-    tiles = []
-    for value in range(1, 7):
-        for k in range(6):
-            counts = patterns[value](k)
-            fixed = tuple(counts.get(f, 0) for f in range(NUM_FRUITS))
-            tiles.append(FruitTile(len(tiles), fixed, 0, value))
-        tiles.append(FruitTile(len(tiles), (0,) * NUM_FRUITS, value, value))
+
+_TERM = re.compile(r"^(\d*)([FAORGL?])$")
+
+
+def parse_requirement(text: str) -> tuple[tuple[int, ...], int]:
+    """'2A+2F' -> (printed fruits per type, wild symbols); a term without a count means one."""
+    fixed = [0] * NUM_FRUITS
+    wild = 0
+    for term in text.replace(" ", "").upper().split("+"):
+        match = _TERM.match(term)
+        if not match:
+            raise ValueError(
+                f"bad tile term {term!r} in {text!r}: use a count and a letter of "
+                f"{''.join(FRUIT_LETTERS)}? such as '2A', 'F' or '4?'"
+            )
+        count = int(match.group(1) or 1)
+        if match.group(2) == "?":
+            wild += count
+        else:
+            fixed[FRUIT_LETTERS.index(match.group(2))] += count
+    return tuple(fixed), wild
+
+
+def _published_catalogue() -> tuple[FruitTile, ...]:
+    """The printed tiles in the order of the published list: ids 0-5 are the value-1 tiles, and
+    so on up to the three 1-of-each tiles, ids 39-41."""
+    tiles: list[FruitTile] = []
+    for value, requirements in PUBLISHED_FRUIT_TILES.items():
+        for text in requirements:
+            fixed, wild = parse_requirement(text)
+            tiles.append(FruitTile(len(tiles), fixed, wild, value))
     return tuple(tiles)
 
 
-FRUIT_TILES: tuple[FruitTile, ...] = _standard_catalogue()
+FRUIT_TILES: tuple[FruitTile, ...] = _published_catalogue()
 
 
 @dataclass(frozen=True)
@@ -118,15 +145,17 @@ class FincaTile:
         return "+".join(FRUIT_LETTERS[f] for f in self.fruits)
 
 
-# G-06: one single-fruit tile per fruit, three two-fruit tiles and one universal tile.
+# G-06: the ten printed finca tiles: one per fruit, the pairs almond + fig, grape + orange and
+# lemon + olive, and the universal "?" tile (decided by face values, FIN-39).
 FINCA_TILES: tuple[FincaTile, ...] = (
     *(FincaTile(f, (f,)) for f in range(NUM_FRUITS)),
-    FincaTile(6, (FIG, ALMOND)),
-    FincaTile(7, (OLIVE, ORANGE)),
-    FincaTile(8, (GRAPE, LEMON)),
+    FincaTile(6, (ALMOND, FIG)),
+    FincaTile(7, (GRAPE, ORANGE)),
+    FincaTile(8, (LEMON, OLIVE)),
     FincaTile(9, (), universal=True),
 )
 
 assert len(FRUIT_TILES) == NUM_FRUIT_TILES
+assert all(t.value == t.size for t in FRUIT_TILES)
 assert len(FINCA_TILES) == NUM_FINCA_TILES
 assert len(BLADE_FRUITS) == NUM_BLADES

@@ -113,6 +113,9 @@ def _communities(canvas: Canvas, state: FincaState, left: int, top: int) -> None
             end = _fruit_row(canvas, x + 42, y + 16, list(tile.fixed), tile.wild)
             canvas.text((end + 2, y + 16), f"[{tile.value}]", size=16, fill="#8b0000",
                         anchor="lm")
+            if tile.wild:  # G-05: every ? of a tile is paid with one kind
+                canvas.text((end + 34, y + 16), f"{tile.wild} of any one kind", size=13,
+                            fill="#444444", anchor="lm")
             canvas.text((x + 8, y + 42), f"{len(stack) - 1} beneath", size=13, fill="#444444",
                         anchor="lm")
         else:
@@ -143,12 +146,15 @@ def _communities(canvas: Canvas, state: FincaState, left: int, top: int) -> None
 
 
 def _legend(canvas: Canvas, left: int, y: int) -> None:
-    """Fruit colours with their names."""
+    """Fruit colours with their names, and the wild symbol."""
     x = left
     for f, name in enumerate(C.FRUITS):
         canvas.circle((x + 8, y), 8, fill=FRUIT_COLOURS[f], outline="#333333")
         canvas.text((x + 20, y), name, size=13, fill="#222222", anchor="lm")
         x += 30 + 8 * len(name)
+    canvas.circle((x + 8, y), 8, fill="white", outline="#333333")
+    canvas.text((x + 8, y), "?", size=12, fill="#111111", anchor="mm")
+    canvas.text((x + 20, y), "wild", size=13, fill="#222222", anchor="lm")
 
 
 def _players(canvas: Canvas, state: FincaState, top: int) -> None:

@@ -44,7 +44,11 @@ def render_text(state: FincaState) -> str:
         finca_text = C.FINCA_TILES[finca].label() if finca >= 0 else "resolved"
         wooden = " + wooden finca" if state.wooden[c] else ""
         beneath = max(len(stack) - 1, 0)
-        lines.append(f"  C{c}: {top:<18} {beneath} beneath  finca {finca_text}{wooden}")
+        lines.append(f"  C{c}: {top:<24} {beneath} beneath  finca {finca_text}{wooden}")
+    lines.append(
+        "  (2F = two figs; 4? = four fruits of any one kind, wild; [n] = points; finca A+F ="
+        " most printed almonds and figs, ALL = most fruit-tile points)"
+    )
     scores = state.scores()
     lines.append("Players (* acts):")
     for p in range(n):

@@ -9,7 +9,6 @@ one lacks them.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from . import components as C
@@ -17,28 +16,11 @@ from .actions import Phase
 from .game import new_game
 from .state import FincaState
 
-_LETTER = {letter: f for f, letter in enumerate(C.FRUIT_LETTERS)}
-_TOKEN = re.compile(r"^(\d+)([FAORGL?])$")
-
 
 def parse_tile(text: str, value: int | None = None) -> tuple[tuple[int, ...], int, int]:
     """'2F+1A' -> (fixed counts, wild count, value); the value defaults to the fruit count."""
-    fixed = [0] * C.NUM_FRUITS
-    wild = 0
-    for token in text.replace(" ", "").split("+"):
-        m = _TOKEN.match(token.upper())
-        if not m:
-            raise ValueError(
-                f"bad tile token {token!r} in {text!r}; use e.g. '2F+1A' or '3?' "
-                f"with letters {''.join(C.FRUIT_LETTERS)}?"
-            )
-        count, letter = int(m.group(1)), m.group(2)
-        if letter == "?":
-            wild += count
-        else:
-            fixed[_LETTER[letter]] += count
-    size = sum(fixed) + wild
-    return tuple(fixed), wild, size if value is None else value
+    fixed, wild = C.parse_requirement(text)
+    return fixed, wild, sum(fixed) + wild if value is None else value
 
 
 def scenario(
