@@ -120,8 +120,8 @@ def fruit_tiles_table() -> list[str]:
     rows = []
     for t, text in zip(C.FRUIT_TILES, printed, strict=True):
         requirement = t.label().rsplit(" [", 1)[0]
-        rows.append((t.tile_id, f"`{text}`", requirement, t.size, t.value))
-    return table(("id", "published as", "requirement", "fruits asked", "value"), rows)
+        rows.append((t.tile_id, f"`{text}`", requirement, t.size, t.value, C.TILE_KIND[t.tile_id]))
+    return table(("id", "published as", "requirement", "fruits asked", "value", "kind"), rows)
 
 
 def fruit_tiles_by_value_table() -> list[str]:
@@ -281,8 +281,9 @@ _BLOCKS: dict[str, str] = {
         "pending wild fruit one-hot [6]"
     ),
     "move_ctx": "Gust of wind source blade one-hot (set in GUST_TARGET only)",
-    "unseen_tiles": "per catalogue tile id: 1 while it has never been face-up (face-down or "
-    "boxed); public, the same for every observer",
+    "unseen_tiles": "per kind of printed tile (the `kind` column of the fruit-tile table): the "
+    "share of its copies never face-up (face-down or boxed), 0, 1/3, 2/3 or 1 for the three "
+    "copies of `4?`, `5?`, `6?` and the 1-of-each tile; public, the same for every observer",
 }
 
 

@@ -130,6 +130,29 @@ def _published_catalogue() -> tuple[FruitTile, ...]:
 FRUIT_TILES: tuple[FruitTile, ...] = _published_catalogue()
 
 
+def _kinds(tiles: tuple[FruitTile, ...]) -> tuple[tuple[FruitTile, ...], tuple[int, ...]]:
+    """The distinct tiles (first copy of each, in id order) and each tile id's kind index."""
+    first: dict[tuple[tuple[int, ...], int, int], int] = {}
+    kinds: list[FruitTile] = []
+    for t in tiles:
+        key = (t.fixed, t.wild, t.value)
+        if key not in first:
+            first[key] = len(kinds)
+            kinds.append(t)
+    return tuple(kinds), tuple(first[(t.fixed, t.wild, t.value)] for t in tiles)
+
+
+# Copies of one printed tile are interchangeable: the observation counts unseen tiles per kind.
+FRUIT_TILE_KINDS, TILE_KIND = _kinds(FRUIT_TILES)
+KIND_COPIES = tuple(TILE_KIND.count(k) for k in range(len(FRUIT_TILE_KINDS)))
+# Upper bounds of what one player can hold, for scaling observations into [0, 1].
+MAX_TILES_OF_ONE_VALUE = max(
+    sum(1 for t in FRUIT_TILES if t.value == v) for v in range(1, 7)
+)
+MAX_PRINTED_OF_ONE_FRUIT = max(sum(t.fixed[f] for t in FRUIT_TILES) for f in range(NUM_FRUITS))
+TOTAL_WILD_SYMBOLS = sum(t.wild for t in FRUIT_TILES)
+
+
 @dataclass(frozen=True)
 class FincaTile:
     """A finca tile: the fruit types whose printed symbols decide it, or universal (face values)."""

@@ -1,8 +1,9 @@
-"""Finca's observation: one float32 vector of 599 values in [0, 1], from the observer's seat.
+"""Finca's observation: one float32 vector of 591 values in [0, 1], from the observer's seat.
 
 Player blocks are rotated so that slot 0 is the observer, slot 1 the next player clockwise, and
 so on; slots of absent players are zero. Everything in it is public (Finca has no private
-information); face-down tiles are never encoded, only the public set of tiles not yet seen.
+information); face-down tiles are never encoded, only the public set of tiles not yet seen,
+counted per kind of printed tile (copies of one tile are interchangeable).
 `OBS_LAYOUT` lists the named blocks (name, offset, size); seeds/finca.md documents each value.
 
 Speed: the board part (what only a delivery changes) is cached per `board_version`; the material
@@ -40,7 +41,7 @@ _BLOCKS = (
     ("bonus_stack", len(C.BONUS_VALUES_TOP_FIRST)),
     ("blade_fruit", C.NUM_BLADES * C.NUM_FRUITS),
     ("communities", C.NUM_COMMUNITIES * COMMUNITY_BLOCK),
-    ("unseen_tiles", C.NUM_FRUIT_TILES),
+    ("unseen_tiles", len(C.FRUIT_TILE_KINDS)),
     ("blade_farmers", C.NUM_BLADES * (MAX_SEATS + 1)),
     ("supply", C.NUM_FRUITS + 1),
     ("players", MAX_SEATS * PLAYER_BLOCK),
@@ -63,8 +64,9 @@ SLICES = {name: slice(offset, offset + size) for name, offset, size in OBS_LAYOU
 # Field names inside one player block, in order (the documentation table is generated from these).
 PLAYER_FIELDS = (
     ("present", 1, 1.0), ("fruits", C.NUM_FRUITS, 18.0), ("carts", 1, 8.0),
-    ("unused_action_tiles", 4, 1.0), ("fruit_tiles_by_value", 6, 7.0),
-    ("printed_symbols", C.NUM_FRUITS, 21.0), ("wild_symbols", 1, 21.0),
+    ("unused_action_tiles", 4, 1.0), ("fruit_tiles_by_value", 6, float(C.MAX_TILES_OF_ONE_VALUE)),
+    ("printed_symbols", C.NUM_FRUITS, float(C.MAX_PRINTED_OF_ONE_FRUIT)),
+    ("wild_symbols", 1, float(C.TOTAL_WILD_SYMBOLS)),
     ("fruit_tile_points", 1, 60.0), ("finca_tiles", 1, 10.0), ("bonus_points", 1, 22.0),
     ("score", 1, 100.0), ("is_acting", 1, 1.0),
 )
@@ -111,6 +113,8 @@ def _finca_features(finca: C.FincaTile) -> list[float]:
     return [*fruits, 1.0 if finca.universal else 0.0]
 
 
+_TILE_KIND = C.TILE_KIND
+_KIND_COPIES = C.KIND_COPIES
 _STANDARD_TILE_FEATURES = np.array([_tile_features(t) for t in C.FRUIT_TILES], dtype=np.float32)
 _FINCA_FEATURES = np.array([_finca_features(f) for f in C.FINCA_TILES], dtype=np.float32)
 
@@ -144,10 +148,14 @@ def _board_part(state: FincaState) -> np.ndarray:
             row[15:22] = _FINCA_FEATURES[finca]
         else:
             row[22] = 1.0
+    unseen = [0] * len(C.FRUIT_TILE_KINDS)
     revealed = state.revealed
     for t in range(C.NUM_FRUIT_TILES):
         if not revealed[t]:
-            out[_OFF_UNSEEN + t] = 1.0
+            unseen[_TILE_KIND[t]] += 1
+    for kind, count in enumerate(unseen):
+        if count:
+            out[_OFF_UNSEEN + kind] = count / _KIND_COPIES[kind]
     return out
 
 

@@ -81,7 +81,7 @@ class Game:
 GAMES = {
     "finca": Game(
         name="finca", module=finca_v0, gym_id="huerta/Finca-v0", player_counts=(2, 3, 4),
-        num_actions=34, observation_size=599, options=("cart_shortage",),
+        num_actions=34, observation_size=591, options=("cart_shortage",),
         board_words=("Windmill", "Communities"),
         midgame_steps=40,
     ),

@@ -90,3 +90,31 @@ def test_the_requirement_parser_reads_the_published_notation():
     assert C.parse_requirement("2A+3O") == ((0, 2, 3, 0, 0, 0), 0)
     assert C.parse_requirement("F+A+O+R+G+L") == ((1,) * 6, 0)
     assert C.parse_requirement("5?") == ((0,) * 6, 5)
+
+
+def test_copies_of_one_printed_tile_are_interchangeable_in_every_observation():
+    """The three `4?` tiles (and every other set of copies) differ only by id: a state where the
+    face-up copy and a face-down copy trade places looks the same to every player, since nobody
+    can tell them apart."""
+    from huerta.envs.finca import new_game
+
+    state = new_game(2, seed=0)
+    where = {t: (c, i) for c, stack in enumerate(state.stacks) for i, t in enumerate(stack)}
+    for kind, copies in enumerate(C.KIND_COPIES):
+        ids = [t for t in range(C.NUM_FRUIT_TILES) if C.TILE_KIND[t] == kind]
+        top = [t for t in ids if t in where and where[t][1] == len(state.stacks[where[t][0]]) - 1]
+        hidden = [t for t in ids if t not in top]
+        if copies > 1 and top and hidden:
+            break
+    else:
+        pytest.fail("seed 0 deals no repeated tile both face up and unseen")
+    a, b = top[0], hidden[0]
+    swapped = state.clone()
+    trade = {a: b, b: a}
+    swapped.stacks = [[trade.get(t, t) for t in stack] for stack in swapped.stacks]
+    swapped.boxed = [trade.get(t, t) for t in swapped.boxed]
+    swapped.revealed[a], swapped.revealed[b] = swapped.revealed[b], swapped.revealed[a]
+    swapped.invalidate()
+    assert swapped.stacks != state.stacks
+    for player in range(2):
+        assert (swapped.observe(player) == state.observe(player)).all()

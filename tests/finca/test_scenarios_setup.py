@@ -126,10 +126,11 @@ def test_t01_reset_two_players(seed):
         assert np.allclose(rows[c, 1:7], np.array(top.fixed) / 6)
         assert rows[c, 7] == pytest.approx(top.wild / 6)
         assert rows[c, 14] == pytest.approx(1.0)  # 3 hidden beneath (/3)
-    unseen = obs[SLICES["unseen_tiles"]]
-    assert unseen.sum() == 32  # 30 hidden in stacks + 2 boxed
-    for t in s.boxed:
-        assert unseen[t] == 1.0
+    unseen = obs[SLICES["unseen_tiles"]] * np.array(C.KIND_COPIES)  # copies unseen per kind
+    assert unseen.sum() == pytest.approx(32)  # 30 hidden in stacks + 2 boxed
+    hidden = [t for st in s.stacks for t in st[:-1]] + s.boxed
+    expected = np.bincount([C.TILE_KIND[t] for t in hidden], minlength=len(C.FRUIT_TILE_KINDS))
+    assert np.allclose(unseen, expected)
     # FIN-05: the finca tiles are a permutation over the communities, visible in obs
     assert sorted(s.finca_tile) == list(range(10))
     for c, fid in enumerate(s.finca_tile):
