@@ -9,22 +9,33 @@
 
 from gymnasium.envs.registration import register, registry
 
-from .core.errors import CorruptRecordError, IllegalActionError, InvalidConfigError
+from .core.errors import (
+    CallOrderError,
+    CorruptRecordError,
+    IllegalActionError,
+    InvalidConfigError,
+)
 
-_GYM_IDS = {
-    "huerta/Finca-v0": {"game": "finca"},
-    "huerta/Alpujarras-v0": {"game": "alpujarras"},
-    "huerta/AlpujarrasSolo-v0": {"game": "alpujarras", "num_players": 1},
-    "huerta/MiTierra-v0": {"game": "mi_tierra"},
+_SINGLE_AGENT = "huerta.envs.core.single_agent:SingleAgentEnv"
+_GYM_IDS = {  # id -> (entry point, kwargs)
+    "huerta/Finca-v0": (_SINGLE_AGENT, {"game": "finca"}),
+    "huerta/Alpujarras-v0": (_SINGLE_AGENT, {"game": "alpujarras"}),
+    # the solo view refuses any num_players but 1
+    "huerta/AlpujarrasSolo-v0": (
+        "huerta.envs.alpujarras.env:SoloSingleAgentEnv", {"game": "alpujarras", "num_players": 1}
+    ),
+    "huerta/MiTierra-v0": (_SINGLE_AGENT, {"game": "mi_tierra"}),
 }
 
-for _env_id, _kwargs in _GYM_IDS.items():
+for _env_id, (_entry_point, _kwargs) in _GYM_IDS.items():
     if _env_id not in registry:
         register(
             id=_env_id,
-            entry_point="huerta.envs.core.single_agent:SingleAgentEnv",
+            entry_point=_entry_point,
             kwargs=_kwargs,
             disable_env_checker=False,
         )
 
-__all__ = ["CorruptRecordError", "IllegalActionError", "InvalidConfigError"]
+__all__ = [
+    "CallOrderError", "CorruptRecordError", "IllegalActionError", "InvalidConfigError",
+]

@@ -3,7 +3,10 @@
 Agents are `player_0` … `player_{n-1}` in seat order. Observations follow PettingZoo classic:
 `{"observation": float32 vector, "action_mask": int8 vector}`; a non-acting agent's mask is all
 zeros. Rewards are zero until the end, then the game's terminal rewards (`reward` option); final
-scores and winners go in `infos`. A masked action raises `IllegalActionError` and changes nothing.
+scores and winners go in `infos`. A masked action raises `IllegalActionError` and changes nothing;
+so does an action that is not an integer id (envs/core/validation.py checks what users pass, for
+this env and the Gymnasium view alike). Calls out of order (`step`, `last`, `observe`, `render`,
+`agent_iter` before `reset`; `step` or `last` once every agent is done) raise `CallOrderError`.
 """
 
 from __future__ import annotations
@@ -15,10 +18,32 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from .engine import GameSpec, GameState
-from .errors import InvalidConfigError
+from .errors import CallOrderError, InvalidConfigError
 from .records import GameRecord
 from .rewards import check_reward_mode
 from .seeding import draw_seed
+from .validation import (
+    check_action,
+    check_dead_action,
+    check_game_options,
+    check_max_steps,
+    check_reset_options,
+    check_seed,
+)
+
+# PettingZoo's api_test calls reset(options={"options": 1}) only to see that the keyword exists
+_PETTINGZOO_PROBE_KEYS = ("options",)
+
+
+def _before_reset(method: str) -> CallOrderError:
+    return CallOrderError(f"{method} called before reset(); call reset() first")
+
+
+def _after_the_end(method: str) -> CallOrderError:
+    return CallOrderError(
+        f"{method} called after every agent is done (the game is over); call reset() to start "
+        "a new game"
+    )
 
 
 class BoardGameAEC(AECEnv):
@@ -50,16 +75,10 @@ class BoardGameAEC(AECEnv):
             )
         self.render_mode = render_mode
         self.reward_mode = check_reward_mode(reward)
-        self.max_steps = spec.default_max_steps if max_steps is None else int(max_steps)
-        if self.max_steps < 1:
-            raise InvalidConfigError(f"max_steps must be at least 1, got {max_steps}")
-        unknown = set(options) - set(spec.options)
-        if unknown:
-            raise InvalidConfigError(
-                f"{spec.name}: unknown option(s) {sorted(unknown)}; valid options: "
-                f"reward, max_steps, render_mode, {', '.join(spec.options) or '(none)'}"
-            )
-        self.game_options = dict(options)
+        self.max_steps = check_max_steps(max_steps, spec.default_max_steps)
+        self.game_options = check_game_options(
+            spec.name, options, spec.options, ("reward", "max_steps", "render_mode")
+        )
         self.metadata = {**self.metadata, "name": f"{spec.name}_v0"}
         self.possible_agents = [f"player_{i}" for i in range(self.num_players)]
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
@@ -83,6 +102,11 @@ class BoardGameAEC(AECEnv):
         return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        """Start a new game. `seed`: a non-negative int (or None) seeding the sequence of game
+        seeds; `options`: None or {} (no reset options are defined; the key "options" of
+        PettingZoo's api_test probe is ignored)."""
+        seed = check_seed(seed)
+        check_reset_options(options, ignored=_PETTINGZOO_PROBE_KEYS)
         if seed is not None:
             self._seed_rng = np.random.default_rng(seed)
         game_seed = draw_seed(self._seed_rng)
@@ -104,7 +128,7 @@ class BoardGameAEC(AECEnv):
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         game = self.game
         if game is None:
-            raise RuntimeError("call reset() before observe()")
+            raise _before_reset("observe()")
         seat = self.agent_name_mapping[agent]
         observation = game.observe(seat)  # a fresh vector: the game copies what it caches
         if game.current_player == seat and not game.is_terminal and agent in self.agents:
@@ -113,16 +137,44 @@ class BoardGameAEC(AECEnv):
             mask = np.zeros(self.game_spec.num_actions, dtype=np.int8)
         return {"observation": observation, "action_mask": mask}
 
-    def step(self, action: int | None) -> None:
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """Observation, cumulative reward, terminated, truncated and info of the agent to act."""
         if self.game is None:
-            raise RuntimeError("call reset() before step()")
+            raise _before_reset("last()")
+        if not self.agents:
+            raise _after_the_end("last()")
+        agent = self.agent_selection
+        return (
+            self.observe(agent) if observe else None,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
+
+    def agent_iter(self, max_iter: int = 2**63) -> Any:
+        """Yields the agent to act until every agent is done (PettingZoo's iterator)."""
+        if self.game is None:
+            raise _before_reset("agent_iter()")
+        return super().agent_iter(max_iter)
+
+    def step(self, action: int | None) -> None:
+        """Play `action` (an int id, a numpy integer or a 0-d integer array) for the agent to act;
+        a done agent takes None. A refused action raises and changes nothing."""
+        game = self.game
+        if game is None:
+            raise _before_reset("step()")
+        if not self.agents:
+            raise _after_the_end("step()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
+            check_dead_action(action, agent)
             self._was_dead_step(action)
             return
-        game = self.game
+        if type(action) is not int:
+            action = check_action(action, self.game_spec.num_actions)
         game.apply(action)  # raises IllegalActionError, state untouched
-        self.record.actions.append(int(action))
+        self.record.actions.append(action)
         # rewards stay zero until the end, so only the acting agent's tally needs clearing
         self._cumulative_rewards[agent] = 0.0
         if game.is_terminal:
@@ -161,7 +213,7 @@ class BoardGameAEC(AECEnv):
 
     def render(self) -> str | np.ndarray | None:
         if self.game is None:
-            raise RuntimeError("call reset() before render()")
+            raise _before_reset("render()")
         if self.render_mode is None:
             import gymnasium
 

@@ -24,5 +24,10 @@ class InvalidConfigError(HuertaError, ValueError):
     """A game or environment option with a value outside the valid ones (which it names)."""
 
 
+class CallOrderError(HuertaError, RuntimeError):
+    """A method called when the environment is not ready for it (before `reset()`, or once the
+    game is over); the message says what to call first."""
+
+
 class CorruptRecordError(HuertaError, ValueError):
     """A game record that cannot be read or replayed; the message says where it is corrupt."""

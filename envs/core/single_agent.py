@@ -3,7 +3,8 @@
 The learner's seat is drawn per episode (unless fixed); the other seats are played by opponent
 policies until it is the learner's turn again. The reward returned by `step` is everything the
 learner earned since its previous move, including the final reward when an opponent's move ends
-the game. `action_masks()` is what sb3-contrib's MaskablePPO asks for.
+the game. `action_masks()` is what sb3-contrib's MaskablePPO asks for. What users pass (actions,
+seeds, options) is checked by envs/core/validation.py, as in the AEC env.
 """
 
 from __future__ import annotations
@@ -15,11 +16,20 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from .errors import IllegalActionError, InvalidConfigError
+from .errors import CallOrderError, IllegalActionError, InvalidConfigError
 from .policies import make_policy, policy_action
 from .registry import get_game
 from .rewards import check_reward_mode
 from .seeding import draw_seed
+from .validation import (
+    check_action,
+    check_finite,
+    check_game_options,
+    check_learner_seat,
+    check_max_steps,
+    check_reset_options,
+    check_seed,
+)
 
 
 class SingleAgentEnv(gymnasium.Env):
@@ -30,17 +40,24 @@ class SingleAgentEnv(gymnasium.Env):
         num_players: seats at the table, the learner included.
         opponents: one policy for every other seat, or a single one used for all of them; each an
             agent, a callable `f(obs_dict) -> action` or an agent code such as "random".
-        learner_seat: fix the learner's seat; None draws it uniformly per episode.
+        learner_seat: fix the learner's seat (0 .. num_players - 1); None draws it uniformly per
+            episode.
         reward: terminal reward mode ("win_loss", "score_margin", "rank").
-        max_steps: agent steps (all players) before the episode is truncated.
+        max_steps: agent steps (all players) before the episode is truncated: a positive int, or
+            None for the game's default.
         illegal_action_penalty: None (default) makes a masked action raise `IllegalActionError`;
-            a number instead ends the episode with that reward (for algorithms without masks,
-            and for Gymnasium's `check_env`, which samples unmasked actions).
+            a finite number instead ends the episode with that reward (for algorithms without
+            masks, and for Gymnasium's `check_env`, which samples unmasked actions). An action
+            that is not an integer id raises either way.
         shaping: weight of potential-based shaping (default 0: off). With w > 0 each step also
             pays w times the change of the learner's `shaping_potential` since its previous move:
             the score margin (own score minus the best other score), plus in the Alpujarras solo
             game the duties met (see seeds/alpujarras.md); over an episode these add up to w
             times the final potential, so the win/loss objective is kept and only made denser.
+            A finite number.
+
+    `reset(seed=..., options=...)` takes a non-negative int seed (or None) and no options (None
+    or {}).
     """
 
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "render_fps": 2}
@@ -58,33 +75,26 @@ class SingleAgentEnv(gymnasium.Env):
         shaping: float = 0.0,
         **options: Any,
     ) -> None:
-        self.illegal_action_penalty = illegal_action_penalty
-        self.shaping = float(shaping)
+        self.illegal_action_penalty = check_finite(
+            "illegal_action_penalty", illegal_action_penalty, optional=True
+        )
+        self.shaping = check_finite("shaping", shaping)
         self._potential = 0.0
         self._ended_illegally = False
         self.game_spec = get_game(game)
         self.num_players = self.game_spec.check_players(num_players)
         self.reward_mode = check_reward_mode(reward)
-        if learner_seat is not None and learner_seat not in range(self.num_players):
-            raise InvalidConfigError(
-                f"learner_seat={learner_seat!r}; valid values: None or 0-{self.num_players - 1}"
-            )
+        learner_seat = check_learner_seat(learner_seat, self.num_players)
         self.metadata = {**self.metadata, "render_modes": list(self.game_spec.render_modes)}
         if render_mode is not None and render_mode not in self.game_spec.render_modes:
             raise InvalidConfigError(
                 f"render_mode={render_mode!r}; valid values: None, "
                 + ", ".join(repr(m) for m in self.game_spec.render_modes)
             )
-        unknown = set(options) - set(self.game_spec.options)
-        if unknown:
-            raise InvalidConfigError(
-                f"{game}: unknown option(s) {sorted(unknown)}; valid game options: "
-                f"{', '.join(self.game_spec.options) or '(none)'}"
-            )
-        self.game_options = options
+        self.game_options = check_game_options(game, options, self.game_spec.options, ())
         self.learner_seat_fixed = learner_seat
         self.render_mode = render_mode
-        self.max_steps = self.game_spec.default_max_steps if max_steps is None else int(max_steps)
+        self.max_steps = check_max_steps(max_steps, self.game_spec.default_max_steps)
         self.opponent_specs = self._opponent_list(opponents)
         self.opponents = [make_policy(o, self.game_spec.name) for o in self.opponent_specs]
         self.observation_space = spaces.Box(
@@ -111,6 +121,9 @@ class SingleAgentEnv(gymnasium.Env):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
+        """Start an episode: a non-negative int `seed` (or None) and no `options` (None or {})."""
+        seed = check_seed(seed)
+        check_reset_options(options)
         super().reset(seed=seed)
         self._ended_illegally = False
         rng = self.np_random
@@ -142,16 +155,21 @@ class SingleAgentEnv(gymnasium.Env):
         return self.shaping * self.game.shaping_potential(self.learner_seat)
 
     def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        """Play the learner's `action` (an int id, a numpy integer or a 0-d integer array), then
+        the opponents until it is the learner's turn again or the episode ends."""
         game = self.game
         if game is None:
-            raise RuntimeError("call reset() before step()")
+            raise CallOrderError("step() called before reset(); call reset() first")
         if game.is_terminal or game.steps >= self.max_steps or self._ended_illegally:
-            raise RuntimeError("the episode is over; call reset()")
+            raise CallOrderError("step() called after the episode ended; call reset() first")
+        if type(action) is not int:
+            # a refused type raises even with illegal_action_penalty: it is a bug, not a move
+            action = check_action(action, self.game_spec.num_actions)
         if self.illegal_action_penalty is None:
-            game.apply(int(action))  # IllegalActionError leaves the game untouched
+            game.apply(action)  # IllegalActionError leaves the game untouched
         else:
             try:
-                game.apply(int(action))
+                game.apply(action)
             except IllegalActionError as exc:
                 self._ended_illegally = True
                 info = self._info()
@@ -184,6 +202,9 @@ class SingleAgentEnv(gymnasium.Env):
         return game.legal_mask().copy()
 
     def render(self) -> str | None:
+        """The board in the env's `render_mode` (None, with a warning, when it has none)."""
+        if self.game is None:
+            raise CallOrderError("render() called before reset(); call reset() first")
         if self.render_mode is None:
             gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi'")
             return None
