@@ -9,7 +9,7 @@ import numpy as np
 
 from ..core.engine import GameSpec
 from ..core.errors import InvalidConfigError
-from ..core.seeding import make_rng
+from ..core.validation import check_seed
 from . import components as C
 from . import turns
 from .actions import N_ACTIONS, Phase
@@ -115,7 +115,8 @@ def new_game(
     dt = _check_option("double_turns", dt, C.DOUBLE_TURNS_RANGE)
     stars = _check_option("star_sides", 0 if star_sides is None else star_sides,
                           C.STAR_SIDES_RANGE)
-    rng = np.random.default_rng(seed) if type(seed) is int else make_rng(seed)
+    # a Generator passes through default_rng unchanged; a bad seed raises naming it
+    rng = np.random.default_rng(check_seed(seed, generators=True))
     four = C.four_player_side(n)
     s = AlpujarrasState()
     s.num_players = n

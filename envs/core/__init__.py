@@ -2,11 +2,19 @@
 seeding, rewards and game records."""
 
 from .engine import GameSpec, GameState
-from .errors import CorruptRecordError, HuertaError, IllegalActionError, InvalidConfigError
+from .errors import (
+    CallOrderError,
+    CorruptRecordError,
+    HuertaError,
+    IllegalActionError,
+    InvalidConfigError,
+)
 from .records import GameRecord, replay
 from .registry import game_names, get_game
+from .validation import UnknownAgentError
 
 __all__ = [
-    "CorruptRecordError", "GameRecord", "GameSpec", "GameState", "HuertaError",
-    "IllegalActionError", "InvalidConfigError", "game_names", "get_game", "replay",
+    "CallOrderError", "CorruptRecordError", "GameRecord", "GameSpec", "GameState", "HuertaError",
+    "IllegalActionError", "InvalidConfigError", "UnknownAgentError", "game_names", "get_game",
+    "replay",
 ]

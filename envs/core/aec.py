@@ -7,6 +7,8 @@ scores and winners go in `infos`. A masked action raises `IllegalActionError` an
 so does an action that is not an integer id (envs/core/validation.py checks what users pass, for
 this env and the Gymnasium view alike). Calls out of order (`step`, `last`, `observe`, `render`,
 `agent_iter` before `reset`; `step` or `last` once every agent is done) raise `CallOrderError`.
+An agent name that is not one of `possible_agents` (`observe`, `observation_space`,
+`action_space`) raises `UnknownAgentError` (a `KeyError`) naming the valid agents.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from .validation import (
     check_max_steps,
     check_reset_options,
     check_seed,
+    unknown_agent,
 )
 
 # PettingZoo's api_test calls reset(options={"options": 1}) only to see that the keyword exists
@@ -96,10 +99,16 @@ class BoardGameAEC(AECEnv):
 
     # --- PettingZoo API -------------------------------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Space:
-        return self.observation_spaces[agent]
+        try:
+            return self.observation_spaces[agent]
+        except (KeyError, TypeError):  # TypeError: an unhashable name
+            raise unknown_agent(agent, self.possible_agents) from None
 
     def action_space(self, agent: str) -> spaces.Space:
-        return self.action_spaces[agent]
+        try:
+            return self.action_spaces[agent]
+        except (KeyError, TypeError):
+            raise unknown_agent(agent, self.possible_agents) from None
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         """Start a new game. `seed`: a non-negative int (or None) seeding the sequence of game
@@ -129,7 +138,10 @@ class BoardGameAEC(AECEnv):
         game = self.game
         if game is None:
             raise _before_reset("observe()")
-        seat = self.agent_name_mapping[agent]
+        try:
+            seat = self.agent_name_mapping[agent]
+        except (KeyError, TypeError):  # TypeError: an unhashable name
+            raise unknown_agent(agent, self.possible_agents) from None
         observation = game.observe(seat)  # a fresh vector: the game copies what it caches
         if game.current_player == seat and not game.is_terminal and agent in self.agents:
             mask = game.action_mask()

@@ -20,7 +20,9 @@ class GameState(abc.ABC):
     """A game in progress. Subclasses hold plain Python data and mutate it in `apply`.
 
     `apply` raises `IllegalActionError` (a `ValueError`) naming the action and the reason and leaves
-    the state untouched. `steps` counts the agent decisions taken so far (sub-decisions included).
+    the state untouched: for a masked id, and for a value that is not an integer id (a bool, a
+    float, a string; numpy integers are taken, see `validation.check_action`). `steps` counts the
+    agent decisions taken so far (sub-decisions included).
     """
 
     num_players: int

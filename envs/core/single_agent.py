@@ -162,6 +162,12 @@ class SingleAgentEnv(gymnasium.Env):
             raise CallOrderError("step() called before reset(); call reset() first")
         if game.is_terminal or game.steps >= self.max_steps or self._ended_illegally:
             raise CallOrderError("step() called after the episode ended; call reset() first")
+        if game.current_player != self.learner_seat:
+            # an opponent's policy raised inside the last step: its seat is still to move
+            raise CallOrderError(
+                f"step() called while seat {game.current_player} (an opponent) is to move, after "
+                "its policy failed; call reset() first"
+            )
         if type(action) is not int:
             # a refused type raises even with illegal_action_penalty: it is a bug, not a move
             action = check_action(action, self.game_spec.num_actions)

@@ -1,11 +1,14 @@
-"""Checks of what users pass to the environments, shared by the AEC env and the Gymnasium view so
-the two cannot drift: actions, seeds, `max_steps`, numeric options, seats, game options and
+"""Checks of what users pass to the environments and engines, shared by the AEC env, the
+Gymnasium view, the opponent policies and the games so they cannot drift: actions (also those an
+opponent returns, and those passed to an engine's `apply`), seeds (also a game's
+`new_game(seed=...)`), agent names, `max_steps`, numeric options, seats, game options and
 `reset(options=...)`.
 
 Every refusal raises one of huerta's errors (`IllegalActionError` for an action,
-`InvalidConfigError` for an option or a seed, both `ValueError`s) whose message names the value
-passed (its repr) and what is expected. The checks return the value in its plain Python form
-(a numpy integer becomes an `int`), so what is recorded is JSON-safe.
+`InvalidConfigError` for an option or a seed, both `ValueError`s; `UnknownAgentError`, a
+`KeyError`, for an agent name) whose message names the value passed (its repr) and what is
+expected. The checks return the value in its plain Python form (a numpy integer becomes an
+`int`), so what is recorded is JSON-safe.
 """
 
 from __future__ import annotations
@@ -17,9 +20,10 @@ from typing import Any
 
 import numpy as np
 
-from .errors import IllegalActionError, InvalidConfigError
+from .errors import HuertaError, IllegalActionError, InvalidConfigError
 
 ACTION_KINDS = "a Python int, a numpy integer or a 0-d integer array"
+MAX_SEED = 2**63 - 1  # the largest seed a game record holds (a signed 64-bit int)
 _REPR_LIMIT = 60
 
 
@@ -29,7 +33,7 @@ def short_repr(value: object) -> str:
     return text if len(text) <= _REPR_LIMIT else text[:_REPR_LIMIT - 3] + "..."
 
 
-def _kind(value: object) -> str:
+def value_kind(value: object) -> str:
     """The type of `value` for messages; arrays also say their shape and dtype."""
     if isinstance(value, np.ndarray):
         return f"ndarray of shape {value.shape} and dtype {value.dtype}"
@@ -59,10 +63,27 @@ def check_action(action: object, num_actions: int) -> int:
     error = IllegalActionError(
         short_repr(action),
         f"actions are integer ids 0-{num_actions - 1} ({ACTION_KINDS})",
-        _kind(action),
+        value_kind(action),
     )
     error.action = action
     raise error
+
+
+class UnknownAgentError(HuertaError, KeyError):
+    """An agent name the environment does not have (`observe("player_9")`); the message names
+    the valid agents. A `KeyError`, as the bare lookup that it replaces raised."""
+
+    def __str__(self) -> str:  # the message as it is, not KeyError's repr of it
+        return str(self.args[0]) if self.args else ""
+
+
+def unknown_agent(agent: object, agents: Collection[str]) -> UnknownAgentError:
+    """The error for an agent name not among `agents` (the environment's possible agents)."""
+    error = UnknownAgentError(
+        f"unknown agent {short_repr(agent)}; valid agents: {', '.join(agents)}"
+    )
+    error.agent = agent
+    return error
 
 
 def check_dead_action(action: object, agent: str) -> None:
@@ -71,19 +92,30 @@ def check_dead_action(action: object, agent: str) -> None:
         error = IllegalActionError(
             short_repr(action),
             f"{agent} is done (terminated or truncated); step(None) is its only valid action",
-            _kind(action),
+            value_kind(action),
         )
         error.action = action
         raise error
 
 
-def check_seed(seed: object, name: str = "seed") -> int | None:
-    """`seed` as a Python int if it is a non-negative int (numpy integers too), or None."""
-    if seed is None or (type(seed) is int and seed >= 0):
+def check_seed(seed: object, name: str = "seed", generators: bool = False) -> Any:
+    """`seed` as a Python int if it is an int from 0 to `MAX_SEED` (numpy integers too), or None;
+    with `generators` (a game's `new_game`) a `np.random.Generator` too, returned as it is.
+
+    Anything else (a negative or larger int, a bool, a float, a string) raises
+    `InvalidConfigError` naming it. The bound is the largest seed a game record holds."""
+    if seed is None or (type(seed) is int and 0 <= seed <= MAX_SEED):
         return seed
-    if is_int(seed) and seed >= 0:
+    if is_int(seed) and 0 <= seed <= MAX_SEED:
         return int(seed)
-    raise InvalidConfigError(f"{name}={short_repr(seed)}; expected a non-negative int or None")
+    if generators and isinstance(seed, np.random.Generator):
+        return seed
+    expected = "a non-negative int, a numpy Generator or None" if generators else (
+        "a non-negative int or None"
+    )
+    raise InvalidConfigError(
+        f"{name}={short_repr(seed)}; expected {expected} (ints at most 2**63 - 1)"
+    )
 
 
 def check_max_steps(max_steps: object, default: int) -> int:

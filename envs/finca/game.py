@@ -8,7 +8,7 @@ import numpy as np
 
 from ..core.engine import GameSpec
 from ..core.errors import InvalidConfigError
-from ..core.seeding import make_rng
+from ..core.validation import check_seed
 from . import components as C
 from .actions import N_ACTIONS, DeliveryMode, Phase
 from .observation import OBS_LAYOUT, OBS_SIZE
@@ -37,7 +37,8 @@ def new_game(
         raise InvalidConfigError(
             f"cart_shortage={cart_shortage!r}; valid values: {', '.join(CART_SHORTAGE_MODES)}"
         )
-    rng = make_rng(seed)
+    # a Generator passes through default_rng unchanged; a bad seed raises naming it
+    rng = np.random.default_rng(check_seed(seed, generators=True))
     setup = C.SETUP[n]
     s = FincaState()
     s.num_players = n

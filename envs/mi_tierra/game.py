@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from ..core.engine import GameSpec
-from ..core.seeding import make_rng
+from ..core.validation import check_seed
 from . import components as C
 from .actions import N_ACTIONS, Decision, Stage
 from .flow import advance
@@ -39,7 +39,8 @@ def new_game(
     """
     n = num_players if type(num_players) is int and num_players in C.PLAYER_COUNTS \
         else check_players(num_players)
-    rng = make_rng(seed)
+    # a Generator passes through default_rng unchanged; a bad seed raises naming it
+    rng = np.random.default_rng(check_seed(seed, generators=True))
     s = MiTierraState()
     s.num_players = n
     s.explicit_chance = bool(explicit_chance)

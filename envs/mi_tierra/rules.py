@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..core.errors import IllegalActionError
+from ..core.validation import check_action
 from . import components as C
 from .actions import (
     BUY_ACTION_GOOD,
@@ -40,12 +41,8 @@ __all__ = ["apply", "apply_chance", "leftover", "legal_actions", "score", "why_i
 
 def apply(state: MiTierraState, action: int) -> None:
     """Carry out `action` for the current player, or raise `IllegalActionError` (no change)."""
-    if type(action) is not int:
-        try:
-            action = int(action)
-        except (TypeError, ValueError):
-            raise IllegalActionError(
-                action, f"actions are integer ids 0-{N_ACTIONS - 1}") from None
+    if type(action) is not int:  # numpy integers pass; bools, floats, strings... are refused
+        action = check_action(action, N_ACTIONS)
     legal = state._legal if state._legal_version == state.version else state.legal_list()
     if action not in legal:
         raise IllegalActionError(action, why_illegal(state, action), _safe_name(state, action))

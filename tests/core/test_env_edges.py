@@ -489,3 +489,33 @@ def test_the_aec_env_ignores_pettingzoos_api_test_probe():
     env.reset(seed=0, options={"options": 1})
     with pytest.raises(InvalidConfigError, match=r"unknown key\(s\) 'other'"):
         env.reset(seed=0, options={"options": 1, "other": 2})
+
+
+def test_gym_view_refuses_to_play_for_an_opponent_whose_policy_failed():
+    """An opponent policy that raises leaves its seat to move; the next step() must not play the
+    learner's action for that seat: it raises CallOrderError until reset()."""
+    import gymnasium
+
+    calls = {"n": 0}
+
+    def flaky(obs):
+        calls["n"] += 1
+        raise RuntimeError("opponent crashed")
+
+    env = gymnasium.make("huerta/Finca-v0", num_players=2, opponents=flaky, learner_seat=0)
+    env.reset(seed=0)
+    game = env.unwrapped.game
+    action = int(np.flatnonzero(env.unwrapped.action_masks())[0])
+    while game.current_player == 0 and not game.is_terminal:
+        try:
+            env.step(action)
+        except RuntimeError:
+            break
+        action = int(np.flatnonzero(env.unwrapped.action_masks())[0])
+    assert calls["n"] == 1 and game.current_player == 1
+    steps = game.steps
+    with pytest.raises(CallOrderError, match="seat 1"):
+        env.step(action)
+    assert game.steps == steps
+    env.reset(seed=1)  # a fresh game plays again
+    assert env.unwrapped.game.current_player == 0 and env.unwrapped.action_masks().any()
