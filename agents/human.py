@@ -7,9 +7,26 @@ from typing import TextIO
 
 import numpy as np
 
+from huerta.envs.core.errors import InvalidConfigError
 from huerta.envs.core.view import PlayerView
 
 from .base import Agent
+
+
+def check_terminal(stdin: TextIO | None = None) -> None:
+    """Refuse to seat a human where nobody can answer: standard input closed or not a terminal
+    (a pipe, a file, a background job). `huerta play` accepts piped answers; tournaments call
+    this before their first game."""
+    inp = stdin if stdin is not None else sys.stdin
+    try:
+        interactive = inp is not None and not inp.closed and inp.isatty()
+    except (AttributeError, ValueError, OSError):
+        interactive = False
+    if not interactive:
+        raise InvalidConfigError(
+            "the human agent needs a terminal to ask for moves, and standard input is not one "
+            "(a pipe, a file or no input at all); play it with `huerta play` in a terminal"
+        )
 
 
 class HumanAgent(Agent):
@@ -29,6 +46,8 @@ class HumanAgent(Agent):
     def act(self, observation: dict[str, np.ndarray], view: PlayerView | None = None) -> int:
         out = self.stdout or sys.stdout
         inp = self.stdin or sys.stdin
+        if inp is None or getattr(inp, "closed", False):
+            raise EOFError("no standard input to read moves from: the game stops here")
         legal = [int(a) for a in np.flatnonzero(observation["action_mask"])]
         if view is not None:
             print(view.render_text(), file=out)

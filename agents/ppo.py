@@ -18,7 +18,13 @@ class PPOAgent(Agent):
 
     name = "ppo"
 
-    def __init__(self, path: str | Path, seed: int | None = None, deterministic: bool = True):
+    def __init__(
+        self,
+        path: str | Path,
+        seed: int | None = None,
+        deterministic: bool = True,
+        game: str | None = None,
+    ):
         super().__init__(seed)
         try:
             from sb3_contrib import MaskablePPO
@@ -26,17 +32,20 @@ class PPOAgent(Agent):
             raise InvalidConfigError(
                 "the ppo agent needs sb3-contrib: pip install 'huerta[train]'"
             ) from exc
-        path = Path(path)
-        if path.is_dir():
-            candidates = [path / "best_model.zip", path / "final_model.zip"]
-            found = [p for p in candidates if p.exists()]
-            if not found:
-                raise InvalidConfigError(f"no best_model.zip or final_model.zip in {path}")
-            path = found[0]
-        if not path.exists():
-            raise InvalidConfigError(f"no trained model at {path}")
+        from .registry import check_ppo_file, ppo_model_path
+
+        path = ppo_model_path(str(path))
+        check_ppo_file(path, game)
+        try:
+            self.model = MaskablePPO.load(str(path), device="cpu")
+        except Exception as exc:  # a damaged zip fails in many ways inside torch and SB3
+            first = (str(exc).strip().splitlines() or [""])[0][:200]
+            raise InvalidConfigError(
+                f"{path} cannot be loaded as a MaskablePPO model: {type(exc).__name__}: {first}"
+            ) from None
         self.path = path
-        self.model = MaskablePPO.load(str(path), device="cpu")
+        if game is not None:
+            _check_spaces(self.model, path, game)
         self.deterministic = deterministic
 
     def act(self, observation: dict[str, np.ndarray], view: PlayerView | None = None) -> int:
@@ -45,3 +54,18 @@ class PPOAgent(Agent):
             observation["observation"], action_masks=mask, deterministic=self.deterministic
         )
         return int(action)
+
+
+def _check_spaces(model, path: Path, game: str) -> None:
+    """Refuse a model whose observation or action count is not `game`'s (another game's model
+    would fail, or play nonsense, mid-game)."""
+    from huerta.envs.core.registry import get_game
+
+    spec = get_game(game)
+    obs_shape = tuple(getattr(model.observation_space, "shape", ()) or ())
+    num_actions = getattr(model.action_space, "n", None)
+    if obs_shape != (spec.observation_size,) or num_actions != spec.num_actions:
+        raise InvalidConfigError(
+            f"{path} was trained for observations of shape {obs_shape} and {num_actions} "
+            f"actions; {spec.name} has ({spec.observation_size},) and {spec.num_actions}"
+        )

@@ -1,13 +1,166 @@
-"""Agents made from short codes such as "random" (more codes arrive with more agents)."""
+"""Agents made from short codes such as "random", "mcts:400" or "ppo:runs/finca".
+
+`check_agent_code` validates a code and its argument without building the agent (no model is
+loaded, no search run), so that a command can refuse a bad code before its first game;
+`make_agent` checks the same way, then builds.
+"""
 
 from __future__ import annotations
 
+import json
+import math
+import zipfile
 from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 
 from huerta.envs.core.errors import InvalidConfigError
 
 from .base import Agent
 from .random_agent import RandomAgent
+
+MCTS_DEFAULT_ITERATIONS = 200
+MCTS_MAX_ITERATIONS = 10_000_000
+MCTS_MAX_SECONDS = 3600.0
+MCTS_ROLLOUTS = ("random", "heuristic")
+
+# what each code accepts after its colon, as shown in error messages
+AGENT_USAGE: dict[str, str] = {
+    "random": "random (takes no argument)",
+    "heuristic": "heuristic (takes no argument)",
+    "mcts": "mcts, mcts:ITERATIONS (e.g. mcts:400), mcts:SECONDSs (e.g. mcts:1.5s), "
+    "mcts:BUDGET:ROLLOUT with ROLLOUT random or heuristic",
+    "ppo": "ppo:PATH, PATH a MaskablePPO .zip or a run folder holding best_model.zip",
+    "human": "human (takes no argument)",
+}
+
+
+def split_code(code: str) -> tuple[str, str | None]:
+    """(agent name, argument or None) of a code; an unknown name raises naming the valid ones."""
+    name, _, arg = str(code).strip().partition(":")
+    key = name.strip().lower()
+    if key not in AGENT_FACTORIES:
+        raise InvalidConfigError(
+            f"unknown agent code {code!r}; valid codes: {', '.join(AGENT_FACTORIES)}"
+        )
+    return key, (arg.strip() or None)
+
+
+def _no_argument(name: str, game: str | None, arg: str | None) -> None:
+    if arg is not None:
+        raise InvalidConfigError(
+            f"agent code {name}:{arg} is not valid: {AGENT_USAGE[name]}"
+        )
+
+
+def _check_heuristic(game: str | None, arg: str | None) -> None:
+    _no_argument("heuristic", game, arg)
+    if game is not None:
+        _check_game_has_heuristic(game)
+
+
+def _check_game_has_heuristic(game: str) -> None:
+    from .heuristics import HEURISTICS
+
+    if game not in HEURISTICS:
+        raise InvalidConfigError(
+            f"no heuristic agent for game {game!r} yet; games with one: {', '.join(HEURISTICS)}"
+        )
+
+
+def mcts_options(arg: str | None) -> dict[str, Any]:
+    """MCTSAgent keyword arguments from the part after `mcts:` (BUDGET[:ROLLOUT])."""
+    if arg is None:
+        return {"iterations": MCTS_DEFAULT_ITERATIONS, "rollout": "random"}
+    parts = arg.split(":")
+    if len(parts) > 2:
+        raise InvalidConfigError(f"agent code mcts:{arg} is not valid: {AGENT_USAGE['mcts']}")
+    budget = parts[0].strip()
+    rollout = parts[1].strip().lower() if len(parts) == 2 else "random"
+    options: dict[str, Any] = {"rollout": rollout}
+    try:
+        if not budget:
+            options["iterations"] = MCTS_DEFAULT_ITERATIONS
+        elif budget.lower().endswith("s"):
+            seconds = float(budget[:-1])
+            if not (math.isfinite(seconds) and 0 < seconds <= MCTS_MAX_SECONDS):
+                raise ValueError
+            options["seconds"] = seconds
+        else:
+            iterations = int(budget)
+            if not 1 <= iterations <= MCTS_MAX_ITERATIONS:
+                raise ValueError
+            options["iterations"] = iterations
+    except ValueError:
+        raise InvalidConfigError(
+            f"bad mcts budget {budget!r}: use iterations 1-{MCTS_MAX_ITERATIONS:,} (mcts:400) or "
+            f"seconds above 0 up to {MCTS_MAX_SECONDS:g} (mcts:1.5s)"
+        ) from None
+    if rollout not in MCTS_ROLLOUTS:
+        raise InvalidConfigError(
+            f"bad mcts rollout {rollout!r}: valid values {', '.join(MCTS_ROLLOUTS)} "
+            f"(e.g. mcts:400:heuristic)"
+        )
+    return options
+
+
+def _check_mcts(game: str | None, arg: str | None) -> None:
+    options = mcts_options(arg)
+    if options["rollout"] == "heuristic" and game is not None:
+        _check_game_has_heuristic(game)
+
+
+def ppo_model_path(arg: str | None) -> Path:
+    """The model file of `ppo:PATH` (a run folder gives its best, else its final model)."""
+    if not arg:
+        raise InvalidConfigError(f"the ppo agent needs a model path: {AGENT_USAGE['ppo']}")
+    path = Path(arg).expanduser()
+    if path.is_dir():
+        found = [p for p in (path / "best_model.zip", path / "final_model.zip") if p.is_file()]
+        if not found:
+            raise InvalidConfigError(f"ppo:{arg}: no best_model.zip or final_model.zip in {path}")
+        return found[0]
+    if not path.exists():
+        raise InvalidConfigError(f"ppo:{arg}: no trained model at {path}")
+    return path
+
+
+def check_ppo_file(path: Path, game: str | None = None) -> None:
+    """Refuse a file that is not a saved MaskablePPO model (a zip holding `data` and
+    `policy.pth`), or one whose observation or action count does not fit `game`."""
+    try:
+        with zipfile.ZipFile(path) as archive:
+            names = set(archive.namelist())
+            if not {"data", "policy.pth"} <= names:
+                raise InvalidConfigError(
+                    f"{path} is not a MaskablePPO model: the zip lacks 'data' or 'policy.pth'"
+                )
+            data = json.loads(archive.read("data"))
+    except (zipfile.BadZipFile, OSError, ValueError) as exc:
+        if isinstance(exc, InvalidConfigError):
+            raise
+        raise InvalidConfigError(f"{path} is not a MaskablePPO model (a .zip saved by "
+                                 f"`huerta train`): {exc}") from None
+    if game is None or not isinstance(data, dict):
+        return
+    from huerta.envs.core.registry import get_game
+
+    spec = get_game(game)
+    try:
+        obs_size = int(data["observation_space"]["_shape"][0])
+        num_actions = int(data["action_space"]["n"])
+    except (KeyError, IndexError, TypeError, ValueError):
+        return  # another layout of SB3's file: the load itself checks
+    if (obs_size, num_actions) != (spec.observation_size, spec.num_actions):
+        raise InvalidConfigError(
+            f"{path} was trained for {obs_size} observations and {num_actions} actions; "
+            f"{spec.name} has {spec.observation_size} and {spec.num_actions}: a model of "
+            f"another game"
+        )
+
+
+def _check_ppo(game: str | None, arg: str | None) -> None:
+    check_ppo_file(ppo_model_path(arg), game)
 
 
 def _heuristic(game: str, seed: int | None, arg: str | None) -> Agent:
@@ -20,26 +173,13 @@ def _mcts(game: str, seed: int | None, arg: str | None) -> Agent:
     """mcts[:BUDGET[:ROLLOUT]] where BUDGET is iterations (400) or seconds (1.5s)."""
     from .mcts import MCTSAgent
 
-    budget, _, rollout = (arg or "200").partition(":")
-    kwargs: dict = {"rollout": rollout or "random", "game": game}
-    try:
-        if budget.endswith("s"):
-            kwargs["seconds"] = float(budget[:-1])
-        else:
-            kwargs["iterations"] = int(budget)
-    except ValueError:
-        raise InvalidConfigError(
-            f"bad mcts budget {budget!r}: use iterations (mcts:400) or seconds (mcts:1.5s)"
-        ) from None
-    return MCTSAgent(seed=seed, **kwargs)
+    return MCTSAgent(seed=seed, game=game, **mcts_options(arg))
 
 
 def _ppo(game: str, seed: int | None, arg: str | None) -> Agent:
     from .ppo import PPOAgent
 
-    if not arg:
-        raise InvalidConfigError("the ppo agent needs a model path: ppo:PATH/TO/model.zip")
-    return PPOAgent(arg, seed=seed)
+    return PPOAgent(ppo_model_path(arg), seed=seed, game=game)
 
 
 def _human(game: str, seed: int | None, arg: str | None) -> Agent:
@@ -56,23 +196,36 @@ AGENT_FACTORIES: dict[str, Callable[..., Agent]] = {
     "human": _human,
 }
 
+AGENT_CHECKS: dict[str, Callable[[str | None, str | None], None]] = {
+    "random": lambda game, arg: _no_argument("random", game, arg),
+    "heuristic": _check_heuristic,
+    "mcts": _check_mcts,
+    "ppo": _check_ppo,
+    "human": lambda game, arg: _no_argument("human", game, arg),
+}
+
 
 def agent_codes() -> list[str]:
     """Every known agent code."""
     return list(AGENT_FACTORIES)
 
 
+def check_agent_code(code: str, game: str | None = None) -> str:
+    """Validate `code` (its name and argument; for `game` when given) without building the
+    agent; return its name. Raises `InvalidConfigError` saying what the code accepts."""
+    name, arg = split_code(code)
+    AGENT_CHECKS[name](game, arg)
+    return name
+
+
 def make_agent(code: str, game: str = "finca", seed: int | None = None) -> Agent:
-    """An agent from a short code; unknown codes name the valid ones.
+    """An agent from a short code; unknown codes name the valid ones, bad arguments say what
+    the code accepts.
 
     Codes: `random`, `heuristic`, `mcts` / `mcts:400` / `mcts:1.5s` / `mcts:400:heuristic`
     (budget in iterations or seconds, rollout policy), `ppo:PATH` (a trained MaskablePPO
     model), `human` (asks on the terminal).
     """
-    name, _, arg = str(code).partition(":")
-    key = name.strip().lower()
-    if key not in AGENT_FACTORIES:
-        raise InvalidConfigError(
-            f"unknown agent code {code!r}; valid codes: {', '.join(AGENT_FACTORIES)}"
-        )
-    return AGENT_FACTORIES[key](game, seed, arg or None)
+    name, arg = split_code(code)
+    AGENT_CHECKS[name](game, arg)
+    return AGENT_FACTORIES[name](game, seed, arg)

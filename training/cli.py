@@ -2,31 +2,130 @@
 
     huerta play GAME --agents human,heuristic [--players N] [--seed S]
     huerta tournament GAME --agents random,heuristic,mcts:200 --games 400 [--players N]
-                      [--workers K] [--out DIR]
+                      [--workers K] [--out DIR [--resume]]
     huerta replay RECORD.json [--boards] [--gif OUT.gif]
     huerta bench [--seconds S] [--players 2 3 4] [--no-memory]
     huerta demo [--games N] [--players 2 3 4] [--agents random] [--records DIR]
     huerta train GAME [--players N] [--steps S] [--envs K] [--seed X] [--out DIR] [--config F]
                  [--resume]
     huerta main      (the README's main job: a short training, then tournaments)
+
+Bad input never ends in a traceback: numbers out of range are refused by the parser (with the
+usage line), agent codes with their arguments right after it, before anything runs, and anything
+found later (an unsupported player count, a corrupt record, an unreadable file) as one line
+`huerta COMMAND: error: ...`; all of these exit with status 2. Ctrl-C prints one line (exit
+status 130) and output cut short by a closed pipe (`| head`) ends quietly (exit status 1).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import math
+import os
+import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
-from huerta.envs.core.errors import HuertaError
+from huerta.envs.core.errors import HuertaError, InvalidConfigError
 
 from .matches import play_batch, results_table
+
+MAX_SEED = 2**32 - 1
+MAX_GAMES = 10_000_000
+MAX_WORKERS = 256
+
+
+def _int_range(low: int, high: int) -> Callable[[str], int]:
+    """An argparse type: an integer from `low` to `high`, refused with the range otherwise."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(
+                f"{value} is out of range: give an integer from {low:,} to {high:,}"
+            )
+        return value
+
+    return parse
+
+
+def _float_range(high: float) -> Callable[[str], float]:
+    """An argparse type: a finite number above 0 and at most `high`."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+        if not (math.isfinite(value) and 0 < value <= high):
+            raise argparse.ArgumentTypeError(
+                f"{text} is out of range: give a number above 0 and at most {high:g}"
+            )
+        return value
+
+    return parse
+
+
+SEED = _int_range(0, MAX_SEED)
+GAMES = _int_range(1, MAX_GAMES)
+WORKERS = _int_range(1, MAX_WORKERS)
+
+
+def _players(text: str) -> int:
+    """An argparse type: a seat count some game has (each game's own counts are checked once
+    the game is known)."""
+    from huerta.envs.core.registry import game_names, get_game
+
+    most = max(max(get_game(g).player_counts) for g in game_names())
+    return _int_range(1, most)(text)
+
+
+def _check_agent_argument(args: argparse.Namespace) -> None:
+    """Check the --agents codes, each with its argument, for the command's game, right after
+    parsing and before anything runs (an unknown code names the valid ones; `heuristic:3` says
+    what heuristic accepts; `ppo:FILE` must be a saved model of this game)."""
+    text = getattr(args, "agents", None)
+    if text is None:
+        return
+    codes = [c.strip() for c in text.split(",") if c.strip()]
+    if not codes:
+        raise InvalidConfigError("--agents lists no agent codes, e.g. random,heuristic")
+    game = getattr(args, "game", None)
+    _check_codes(codes, game)
+
+
+def _check_codes(codes: Sequence[str], game: str | None) -> None:
+    """Check every agent code for `game` before the first game."""
+    from huerta.agents.registry import check_agent_code
+
+    for code in codes:
+        check_agent_code(code, game)
+
+
+def _check_output_file(path: str, flag: str) -> None:
+    """Refuse, before any work, an output file whose folder is missing or that is a folder."""
+    target = Path(path)
+    if target.is_dir():
+        raise InvalidConfigError(f"{flag} {path} is a folder; give a file name")
+    if not target.parent.is_dir():
+        raise InvalidConfigError(f"{flag} {path}: the folder {target.parent} does not exist")
+    if not os.access(target.parent, os.W_OK):
+        raise InvalidConfigError(f"{flag} {path}: the folder {target.parent} is not writable")
 
 
 def _demo(args: argparse.Namespace) -> int:
     from huerta.envs.core.registry import get_game
 
     spec = get_game(args.game)
+    for n in args.players:  # every count and line-up checked before the first game
+        _agent_codes(args.agents, spec.check_players(n))
+    if args.records:
+        Path(args.records).mkdir(parents=True, exist_ok=True)
     print(
         f"huerta demo: {args.games} games of {spec.name} per player count, "
         f"agents {args.agents}, seats rotated, seeds {args.seed}..{args.seed + args.games - 1}"
@@ -54,8 +153,19 @@ def _agent_codes(spec: str, n: int) -> list[str]:
 
 
 def _bench(args: argparse.Namespace) -> int:
+    from huerta.envs.core.registry import get_game
+
     from .bench import benchmark, format_table
 
+    if args.players:
+        counts = {g: get_game(g).player_counts for g in args.games}
+        for n in args.players:
+            if not any(n in c for c in counts.values()):
+                raise InvalidConfigError(
+                    f"--players {n}: no selected game has {n} seats ("
+                    + "; ".join(f"{g}: {', '.join(map(str, c))}" for g, c in counts.items())
+                    + ")"
+                )
     print(f"random legal play, {args.seconds:g} s per row; 'x c4' = env() steps/s over "
           "connect_four_v3's in this run")
     results = benchmark(
@@ -74,8 +184,10 @@ def _play(args: argparse.Namespace) -> int:
     from .matches import play_game
 
     spec = get_game(args.game)
-    players = args.players or len(args.agents.split(","))
+    players = args.players or len([c for c in args.agents.split(",") if c.strip()])
     codes = _agent_codes(args.agents, spec.check_players(players))
+    if args.save:
+        _check_output_file(args.save, "--save")
     agents = [make_agent(code, game=spec.name, seed=args.seed + i) for i, code in enumerate(codes)]
 
     def narrate(seat: int, action: int, state) -> None:
@@ -96,18 +208,40 @@ def _play(args: argparse.Namespace) -> int:
 
 
 def _tournament(args: argparse.Namespace) -> int:
-    from .tournament import format_results, run_tournament, save_results
+    from .tournament import format_results, run_tournament
 
+    if args.resume and not args.out:
+        raise InvalidConfigError("--resume continues the tournament in --out: give --out DIR")
     codes = [c.strip() for c in args.agents.split(",") if c.strip()]
-    result = run_tournament(
-        args.game, codes, players=args.players, games=args.games, seed=args.seed,
-        workers=args.workers, progress=not args.quiet,
-    )
+    with _sigterm_as_interrupt():
+        result = run_tournament(
+            args.game, codes, players=args.players, games=args.games, seed=args.seed,
+            workers=args.workers, progress=not args.quiet, out=args.out, resume=args.resume,
+            log=print,
+        )
     print(format_results(result))
-    if args.out:
-        paths = save_results(result, Path(args.out))
-        print("written: " + ", ".join(str(p) for p in paths.values()))
+    if result.paths:
+        print("written: " + ", ".join(str(p) for p in result.paths.values()))
     return 0
+
+
+@contextlib.contextmanager
+def _sigterm_as_interrupt() -> Iterator[None]:
+    """Treat SIGTERM (a `kill`) like Ctrl-C while a tournament runs: finished games are kept
+    and one line says so."""
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    try:
+        previous = signal.signal(signal.SIGTERM, interrupt)
+    except ValueError:  # not the main thread (main() called from a thread)
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 # MCTS iterations per decision in the main job: a Mi Tierra rollout is a whole game of dice and
@@ -180,11 +314,13 @@ def _train(args: argparse.Namespace) -> int:
 
 
 def _replay(args: argparse.Namespace) -> int:
-    from huerta.envs.core.records import GameRecord
+    from huerta.envs.core.records import GameRecord, replay
     from huerta.envs.core.transcript import transcript_lines
 
     record = GameRecord.load(args.record)
+    replay(record)  # exactly the API's checks: set-up, every step, final scores, checksum
     if args.gif:
+        _check_output_file(args.gif, "--gif")
         from .animation import save_gif
 
         count = save_gif(record, args.gif, seconds_per_turn=args.seconds, scale=args.scale)
@@ -211,11 +347,11 @@ def build_parser() -> argparse.ArgumentParser:
         "scores and game lengths per player count.",
     )
     demo.add_argument("--game", default="finca", choices=game_names())
-    demo.add_argument("--games", type=int, default=200, help="games per player count")
-    demo.add_argument("--players", type=int, nargs="+", default=[2, 3, 4])
+    demo.add_argument("--games", type=GAMES, default=200, help="games per player count")
+    demo.add_argument("--players", type=_players, nargs="+", default=[2, 3, 4])
     demo.add_argument("--agents", default="random",
                       help="comma-separated agent codes, one per seat or one for all")
-    demo.add_argument("--seed", type=int, default=0, help="seed of the first game")
+    demo.add_argument("--seed", type=SEED, default=0, help="seed of the first game")
     demo.add_argument("--records", help="folder to save every game record (JSON) in")
     demo.set_defaults(func=_demo)
 
@@ -225,9 +361,10 @@ def build_parser() -> argparse.ArgumentParser:
         "env(), with connect_four_v3 measured in the same run, plus peak memory.",
     )
     bench.add_argument("--games", nargs="+", default=game_names(), choices=game_names())
-    bench.add_argument("--players", type=int, nargs="+", default=None,
+    bench.add_argument("--players", type=_players, nargs="+", default=None,
                        help="player counts (default: every count each game supports)")
-    bench.add_argument("--seconds", type=float, default=3.0, help="seconds per measurement")
+    bench.add_argument("--seconds", type=_float_range(3600), default=3.0,
+                       help="seconds per measurement")
     bench.add_argument("--no-memory", action="store_true", help="skip the peak-memory pass")
     bench.set_defaults(func=_bench)
 
@@ -239,8 +376,8 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("game", choices=game_names())
     play.add_argument("--agents", default="human,heuristic",
                       help="comma-separated agent codes by seat, e.g. human,heuristic")
-    play.add_argument("--players", type=int, help="seats (default: the number of agents)")
-    play.add_argument("--seed", type=int, default=0)
+    play.add_argument("--players", type=_players, help="seats (default: the number of agents)")
+    play.add_argument("--seed", type=SEED, default=0)
     play.add_argument("--save", help="save the game record (JSON) here")
     play.set_defaults(func=_play)
 
@@ -254,11 +391,15 @@ def build_parser() -> argparse.ArgumentParser:
     tour.add_argument("--agents", default="random,heuristic",
                       help="comma-separated agent codes: random, heuristic, mcts[:N[:heuristic]], "
                       "mcts:1.5s, ppo:PATH")
-    tour.add_argument("--games", type=int, default=100, help="games per line-up")
-    tour.add_argument("--players", type=int, default=2)
-    tour.add_argument("--seed", type=int, default=0)
-    tour.add_argument("--workers", type=int, default=1, help="worker processes")
-    tour.add_argument("--out", help="folder for the results")
+    tour.add_argument("--games", type=GAMES, default=100, help="games per line-up")
+    tour.add_argument("--players", type=_players, default=2)
+    tour.add_argument("--seed", type=SEED, default=0)
+    tour.add_argument("--workers", type=WORKERS, default=1,
+                      help="worker processes (at most one per game)")
+    tour.add_argument("--out", help="folder for the results (new or empty, unless --resume)")
+    tour.add_argument("--resume", action="store_true",
+                      help="continue the interrupted tournament in --out: play only the games "
+                      "games.jsonl lacks")
     tour.add_argument("--quiet", action="store_true", help="no progress bar")
     tour.set_defaults(func=_tournament)
 
@@ -272,10 +413,11 @@ def build_parser() -> argparse.ArgumentParser:
     train.add_argument(
         "game", help="a game name (" + ", ".join(game_names()) + ") or alpujarras-solo"
     )
-    train.add_argument("--players", type=int)
-    train.add_argument("--steps", type=int, help="total learner steps")
-    train.add_argument("--envs", type=int, help="environment processes (default: CPU cores)")
-    train.add_argument("--seed", type=int)
+    train.add_argument("--players", type=_players)
+    train.add_argument("--steps", type=_int_range(1, 10**12), help="total learner steps")
+    train.add_argument("--envs", type=WORKERS,
+                       help="environment processes (default: CPU cores)")
+    train.add_argument("--seed", type=SEED)
     train.add_argument("--out", help="run folder (default runs/GAME)")
     train.add_argument("--config", help="JSON or TOML file of settings")
     train.add_argument("--resume", action="store_true", help="continue the run in --out")
@@ -288,39 +430,81 @@ def build_parser() -> argparse.ArgumentParser:
         "players) of the trained agent, random, the game's heuristic and MCTS on every game; "
         "tables printed, results, plots and the learning curve saved under --out.",
     )
-    main_job.add_argument("--train-steps", type=int, default=60_000,
+    main_job.add_argument("--train-steps", type=_int_range(0, 10**12), default=60_000,
                           help="self-play training steps on Finca (0: skip training)")
-    main_job.add_argument("--games", type=int, default=20, help="games per line-up")
-    main_job.add_argument("--mcts", type=int, default=None,
+    main_job.add_argument("--games", type=GAMES, default=20, help="games per line-up")
+    main_job.add_argument("--mcts", type=_int_range(1, 10_000_000), default=None,
                           help="MCTS iterations per decision (default per game: "
                           + ", ".join(f"{g} {n}" for g, n in MAIN_MCTS_BUDGET.items()) + ")")
-    main_job.add_argument("--seed", type=int, default=0)
-    main_job.add_argument("--workers", type=int, default=2)
+    main_job.add_argument("--seed", type=SEED, default=0)
+    main_job.add_argument("--workers", type=WORKERS, default=2)
     main_job.add_argument("--out", default="runs/main")
     main_job.set_defaults(func=_main_job)
 
     replay = sub.add_parser(
         "replay", help="print a recorded game step by step",
-        description="Replay a JSON game record: one line per decision, then the final board.",
+        description="Replay a JSON game record: one line per decision, then the final board. "
+        "The record is verified first, as the API's replay() does (set-up, every step, final "
+        "scores, checksum); a corrupt one is refused saying where.",
     )
     replay.add_argument("record", help="path of a game record (JSON)")
     replay.add_argument("--boards", action="store_true", help="print the board before each step")
     replay.add_argument("--gif", help="write an animated GIF (one frame per turn) here instead")
-    replay.add_argument("--seconds", type=float, default=0.8, help="GIF seconds per turn")
-    replay.add_argument("--scale", type=float, default=1.0, help="GIF frame size factor")
+    replay.add_argument("--seconds", type=_float_range(60), default=0.8,
+                        help="GIF seconds per turn")
+    replay.add_argument("--scale", type=_float_range(8), default=1.0,
+                        help="GIF frame size factor (above 0, at most 8)")
     replay.set_defaults(func=_replay)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the `huerta` console script."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    """Entry point of the `huerta` console script: every expected failure becomes one line on
+    stderr and a non-zero exit status, never a traceback."""
+    command = "huerta"
     try:
-        return args.func(args)
-    except (HuertaError, OSError) as exc:
-        print(f"huerta {args.command}: error: {exc}", file=sys.stderr)
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        command = f"huerta {args.command}"
+        _check_agent_argument(args)
+        code = args.func(args)
+        sys.stdout.flush()  # a closed pipe shows here, inside the handler, not at exit
+        return code
+    except KeyboardInterrupt as exc:
+        _flush_quietly()
+        print(f"{command}: {_one_line(exc) or 'interrupted'}", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        _silence_stdout()
+        return 1
+    except (HuertaError, ValueError, OSError, EOFError, ImportError) as exc:
+        _flush_quietly()
+        print(f"{command}: error: {_one_line(exc)}", file=sys.stderr)
         return 2
+
+
+def _one_line(exc: BaseException) -> str:
+    """The error's message on one line (a library's message may span several)."""
+    return " ".join(line.strip() for line in str(exc).splitlines() if line.strip())
+
+
+def _flush_quietly() -> None:
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _silence_stdout()
+    except (OSError, ValueError):
+        pass
+
+
+def _silence_stdout() -> None:
+    """After a closed pipe (`huerta replay x.json | head`): point stdout at devnull so that
+    Python's final flush is quiet too (the recipe of Python's signal documentation)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # stdout is not a real file (tests)
+        pass
 
 
 if __name__ == "__main__":

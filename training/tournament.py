@@ -2,10 +2,20 @@
 
 Every line-up (each combination of `players` agents from the list) plays the same deals (game
 seeds), and every deal once per seat rotation, so no agent profits from a lucky deal or seat.
-Agents are rebuilt for every game with seeds derived from the deal and the seat, so the results
-do not depend on the number of worker processes. Each game is written as one JSON line with its
-record (replay it with `huerta replay`); the summary gives win rates with 95% Wilson intervals
-(a shared victory counts 1/k), mean scores and ranks, and openskill ratings.
+Agents are rebuilt for every game with seeds derived from the deal and the seat, and results are
+summarised in game-index order, so they depend neither on the number of worker processes nor on
+the order in which games finish. The summary gives win rates with 95% Wilson intervals (a shared
+victory counts 1/k), mean scores and ranks, and openskill ratings.
+
+Every argument is checked before the first game (`check_tournament`). Games are scheduled lazily
+(a generator of jobs, at most two per worker in flight). With an output folder, each finished game
+is appended to `games.jsonl` at once (one JSON line with its record, for `huerta replay`), so an
+interrupted tournament (Ctrl-C, a kill) keeps every finished game and `resume=True` plays only
+the missing ones, with the same final table as an uninterrupted run. The folder holds a lock while
+a tournament writes to it (a second run into it is refused) and `tournament.json`, the settings a
+resume must repeat; a non-empty folder is refused without `resume`. At the end games.jsonl is
+rewritten in game order and the summary files are written, each atomically (a temporary file,
+then a rename).
 """
 
 from __future__ import annotations
@@ -15,17 +25,41 @@ import itertools
 import json
 import math
 import multiprocessing
-from collections.abc import Sequence
+import os
+import queue
+import signal
+import threading
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 from huerta.agents import make_agent
-from huerta.envs.core.errors import InvalidConfigError
+from huerta.agents.registry import check_agent_code
+from huerta.envs.core.errors import CorruptRecordError, InvalidConfigError
+from huerta.envs.core.records import GameRecord, parse_json, verify_checksum
 from huerta.envs.core.registry import get_game
 
 from .matches import play_game
 from .ratings import openskill_ratings, ranks_from_keys, wilson_interval
+
+MAX_GAMES = 10_000_000  # games per line-up
+MAX_WORKERS = 256
+MAX_SEED = 2**32 - 1
+GAMES_FILE = "games.jsonl"
+SETTINGS_FILE = "tournament.json"
+LOCK_FILE = ".lock"
+SETTINGS_FORMAT = 1
+MAX_LINE_BYTES = 2 << 20  # one games.jsonl line: a record (at most 1 MiB) and a few fields
+
+
+class TournamentInterrupted(KeyboardInterrupt):
+    """Ctrl-C (or SIGTERM in the CLI) during a tournament; the message says what was kept."""
+
+    def __init__(self, message: str, kept: int, total: int) -> None:
+        super().__init__(message)
+        self.kept = kept
+        self.total = total
 
 
 @dataclass(frozen=True)
@@ -61,7 +95,7 @@ class AgentStats:
 
 @dataclass
 class TournamentResult:
-    """The per-game results (in job order) and the per-agent summary."""
+    """The per-game results (in job order), the per-agent summary and, when saved, the files."""
 
     game: str
     players: int
@@ -69,6 +103,7 @@ class TournamentResult:
     codes: list[str]
     games: list[dict[str, Any]] = field(default_factory=list)
     stats: list[AgentStats] = field(default_factory=list)
+    paths: dict[str, Path] = field(default_factory=dict)
 
 
 def agent_labels(codes: Sequence[str]) -> list[str]:
@@ -82,9 +117,22 @@ def agent_labels(codes: Sequence[str]) -> list[str]:
     return labels
 
 
-def make_jobs(num_agents: int, players: int, games: int, seed: int) -> list[Job]:
-    """Every line-up x deal x seat rotation; `games` per line-up is rounded up to a multiple of
-    the player count so that every deal is played from every seat."""
+def _check_int(name: str, value: Any, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise InvalidConfigError(
+            f"{name} must be an integer from {low:,} to {high:,}, got {value!r}"
+        )
+    return value
+
+
+def count_jobs(num_agents: int, players: int, games: int) -> int:
+    """How many games a tournament plays: line-ups x deals x seat rotations."""
+    return math.comb(num_agents, players) * math.ceil(games / players) * players
+
+
+def iter_jobs(num_agents: int, players: int, games: int, seed: int) -> Iterator[Job]:
+    """Every line-up x deal x seat rotation, lazily, in index order; `games` per line-up is
+    rounded up to a multiple of the player count so that every deal is played from every seat."""
     if num_agents < players:
         raise InvalidConfigError(
             f"{num_agents} agent(s) cannot fill {players} seats; give at least {players}"
@@ -92,13 +140,51 @@ def make_jobs(num_agents: int, players: int, games: int, seed: int) -> list[Job]
     if games < 1:
         raise InvalidConfigError(f"games must be at least 1, got {games}")
     deals = math.ceil(games / players)
-    jobs = []
+    index = 0
     for lineup_index, lineup in enumerate(itertools.combinations(range(num_agents), players)):
         for deal in range(deals):
             for rotation in range(players):
                 seats = tuple(lineup[(s + rotation) % players] for s in range(players))
-                jobs.append(Job(len(jobs), lineup_index, deal, seed + deal, seats))
-    return jobs
+                yield Job(index, lineup_index, deal, seed + deal, seats)
+                index += 1
+
+
+def make_jobs(num_agents: int, players: int, games: int, seed: int) -> list[Job]:
+    """`iter_jobs` as a list (for inspection; tournaments use the generator)."""
+    return list(iter_jobs(num_agents, players, games, seed))
+
+
+def check_tournament(
+    game: str, codes: Sequence[str], players: int, games: int, seed: int, workers: int
+) -> list[str]:
+    """Check every argument before the first game; return the cleaned agent codes.
+
+    Agent codes with their arguments (a `ppo:` model is opened once), the ranges of `games`,
+    `workers` and `seed`, enough agents for the seats, and `human` only with one worker and a
+    terminal on standard input. Raises `InvalidConfigError` naming the bad argument.
+    """
+    spec = get_game(game)
+    spec.check_players(players)
+    codes = [str(c).strip() for c in codes if str(c).strip()]
+    if not codes:
+        raise InvalidConfigError("no agents given: list agent codes, e.g. random,heuristic")
+    _check_int("games", games, 1, MAX_GAMES)
+    _check_int("workers", workers, 1, MAX_WORKERS)
+    _check_int("seed", seed, 0, MAX_SEED)
+    if len(codes) < players:
+        raise InvalidConfigError(
+            f"{len(codes)} agent(s) cannot fill {players} seats; give at least {players}"
+        )
+    names = {check_agent_code(code, spec.name) for code in codes}
+    if "human" in names:
+        if workers > 1:
+            raise InvalidConfigError("a human agent plays in this process: use --workers 1")
+        from huerta.agents.human import check_terminal
+
+        check_terminal()
+    for code in dict.fromkeys(codes):  # build each once, here, so a bad model fails now
+        make_agent(code, game=spec.name, seed=0)
+    return codes
 
 
 def _run_job(args: tuple[str, list[str], Job]) -> dict[str, Any]:
@@ -125,6 +211,78 @@ def _run_job(args: tuple[str, list[str], Job]) -> dict[str, Any]:
     }
 
 
+def _ignore_sigint() -> None:
+    """Worker initializer: Ctrl-C is the main process's to handle (it ends the pool)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+@dataclass
+class _Failure:
+    error: BaseException
+
+
+def play_jobs(
+    game: str, codes: list[str], jobs: Iterator[Job], workers: int
+) -> Iterator[dict[str, Any]]:
+    """Results of `jobs` in the order they finish: in this process, or on `workers` spawned
+    processes with at most two jobs per worker in flight (the job iterator is read lazily).
+    Closing the generator (Ctrl-C included) ends the workers."""
+    if workers <= 1:
+        for job in jobs:
+            yield _run_job((game, codes, job))
+        return
+    ctx = multiprocessing.get_context("spawn")
+    main_thread = threading.current_thread() is threading.main_thread()
+    # workers start with SIGINT ignored, so a Ctrl-C at the terminal reaches only this process
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main_thread else None
+    try:
+        pool = ctx.Pool(workers, initializer=_ignore_sigint)
+    finally:
+        if main_thread:
+            signal.signal(signal.SIGINT, previous)
+    finished: queue.SimpleQueue = queue.SimpleQueue()
+    try:
+        in_flight = 0
+        for job in itertools.islice(jobs, 2 * workers):
+            pool.apply_async(_run_job, ((game, codes, job),), callback=finished.put,
+                             error_callback=lambda e: finished.put(_Failure(e)))
+            in_flight += 1
+        while in_flight:
+            item = _get(finished)
+            in_flight -= 1
+            if isinstance(item, _Failure):
+                raise item.error
+            yield item
+            for job in itertools.islice(jobs, 1):
+                pool.apply_async(_run_job, ((game, codes, job),), callback=finished.put,
+                                 error_callback=lambda e: finished.put(_Failure(e)))
+                in_flight += 1
+        pool.close()
+        pool.join()
+    finally:
+        pool.terminate()
+
+
+def _get(finished: queue.SimpleQueue) -> Any:
+    """The next finished result; waits in short slices so that Ctrl-C is seen at once."""
+    while True:
+        try:
+            return finished.get(timeout=0.2)
+        except queue.Empty:
+            continue
+
+
+def _progress_bar(total: int, desc: str, enabled: bool, initial: int = 0) -> Any:
+    """A tqdm bar on stderr (None when disabled or tqdm is missing)."""
+    if not enabled:
+        return None
+    try:
+        from tqdm import tqdm
+    except ImportError:  # tqdm comes with the `train` extra
+        return None
+    return tqdm(total=total, initial=initial, desc=f"tournament {desc}")
+
+
 def run_tournament(
     game: str,
     codes: Sequence[str],
@@ -133,33 +291,293 @@ def run_tournament(
     seed: int = 0,
     workers: int = 1,
     progress: bool = False,
+    out: str | Path | None = None,
+    resume: bool = False,
+    log: Callable[[str], None] | None = None,
 ) -> TournamentResult:
-    """Play the whole round-robin and summarise it (see the module docstring)."""
+    """Play the whole round-robin and summarise it (see the module docstring).
+
+    With `out`, every finished game is appended to `out/games.jsonl` as it ends and the summary
+    files are written at the end (`result.paths`); `resume=True` continues the tournament in
+    `out`, playing only the games it lacks. Ctrl-C raises `TournamentInterrupted` saying how
+    many games were kept. `log` receives a line when a resumed tournament starts.
+    """
     spec = get_game(game)
-    spec.check_players(players)
-    codes = list(codes)
-    for code in set(codes):  # fail early, in this process, on unknown codes
-        make_agent(code, game=spec.name, seed=0)
-    jobs = make_jobs(len(codes), players, games, seed)
-    args = [(spec.name, codes, job) for job in jobs]
-    if workers > 1:
-        ctx = multiprocessing.get_context("spawn")
-        with ctx.Pool(workers) as pool:
-            iterator = pool.imap(_run_job, args, chunksize=max(1, len(args) // (workers * 8)))
-            results = list(_progress(iterator, len(args), spec.name, progress))
-    else:
-        results = list(_progress(map(_run_job, args), len(args), spec.name, progress))
-    return summarise(spec.name, players, codes, results)
+    codes = check_tournament(spec.name, codes, players, games, seed, workers)
+    total = count_jobs(len(codes), players, games)
+    if out is None:
+        done: dict[int, dict[str, Any]] = {}
+        jobs = iter_jobs(len(codes), players, games, seed)
+        try:
+            _play_into(done, spec.name, codes, jobs, min(workers, total), progress, total, None)
+        except KeyboardInterrupt:
+            raise TournamentInterrupted(
+                f"interrupted after {len(done)} of {total} games; nothing kept (no output "
+                f"folder)", len(done), total,
+            ) from None
+        return summarise(spec.name, players, codes, [done[i] for i in sorted(done)])
+    settings = {
+        "format": SETTINGS_FORMAT, "game": spec.name, "players": players, "agents": codes,
+        "games": games, "seed": seed, "total": total,
+    }
+    with TournamentFolder(Path(out), settings, resume) as folder:
+        done = folder.load()
+        if done and log is not None:
+            log(f"resuming {folder.path}: {len(done)} of {total} games already played")
+        pending = (j for j in iter_jobs(len(codes), players, games, seed) if j.index not in done)
+        try:
+            _play_into(done, spec.name, codes, pending, max(1, min(workers, total - len(done))),
+                       progress, total, folder)
+        except KeyboardInterrupt:
+            folder.close_games()
+            kept = folder.count_games()  # what the file holds, however the interrupt fell
+            raise TournamentInterrupted(
+                f"interrupted: {kept} of {total} games kept in {folder.games_path}; run the "
+                f"same command with --resume to play the other {total - kept}", kept, total,
+            ) from None
+        folder.close_games()
+        result = summarise(spec.name, players, codes, [done[i] for i in sorted(done)])
+        result.paths = save_results(result, Path(out))
+    return result
 
 
-def _progress(iterator, total: int, desc: str, enabled: bool):
-    if not enabled:
-        return iterator
+def _play_into(
+    done: dict[int, dict[str, Any]],
+    game: str,
+    codes: list[str],
+    jobs: Iterator[Job],
+    workers: int,
+    progress: bool,
+    total: int,
+    folder: TournamentFolder | None,
+) -> None:
+    """Play `jobs`, storing each result in `done` (and appending it to the folder) as it
+    finishes."""
+    bar = _progress_bar(total, game, progress, initial=len(done))
     try:
-        from tqdm import tqdm
-    except ImportError:
-        return iterator
-    return tqdm(iterator, total=total, desc=f"tournament {desc}")
+        with contextlib.closing(play_jobs(game, codes, jobs, workers)) as results:
+            for result in results:
+                if folder is not None:
+                    folder.append(result)
+                done[result["index"]] = result
+                if bar is not None:
+                    bar.update(1)
+    finally:
+        if bar is not None:
+            bar.close()  # ends the bar's line, so a message after Ctrl-C starts a line of its own
+
+
+class TournamentFolder:
+    """The output folder of a tournament while it runs: its lock, its settings, the games
+    already played (on resume) and the append-only games.jsonl."""
+
+    def __init__(self, path: Path, settings: dict[str, Any], resume: bool) -> None:
+        self.path = path
+        self.settings = settings
+        self.resume = resume
+        self.games_path = path / GAMES_FILE
+        self._lock: Any = None
+        self._games: Any = None
+
+    def __enter__(self) -> TournamentFolder:
+        if self.path.exists() and not self.path.is_dir():
+            raise InvalidConfigError(f"--out {self.path} is a file, not a folder")
+        try:
+            self.path.mkdir(parents=True, exist_ok=True)
+            self._lock = (self.path / LOCK_FILE).open("a+")
+        except OSError as exc:
+            raise InvalidConfigError(
+                f"--out {self.path}: cannot write there ({exc.strerror or exc})"
+            ) from None
+        try:
+            _lock_file(self._lock)
+        except BlockingIOError:
+            self._lock.close()
+            raise InvalidConfigError(
+                f"--out {self.path}: another tournament is writing to this folder now; wait for "
+                f"it to end or choose another --out"
+            ) from None
+        try:
+            self._lock.truncate(0)
+            self._lock.write(f"{os.getpid()}\n")
+            self._lock.flush()
+            self._check_folder()
+        except BaseException:
+            self.__exit__(None, None, None)
+            raise
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._games is not None:
+            self._games.close()
+            self._games = None
+        if self._lock is not None:
+            self._lock.close()  # closing the file releases the lock
+            self._lock = None
+
+    def _check_folder(self) -> None:
+        """Refuse a folder in use without --resume; on resume, the settings must match."""
+        settings_path = self.path / SETTINGS_FILE
+        contents = [p.name for p in self.path.iterdir() if p.name != LOCK_FILE]
+        if not self.resume:
+            if contents:
+                raise InvalidConfigError(
+                    f"--out {self.path} is not empty ({', '.join(sorted(contents)[:4])}"
+                    f"{', ...' if len(contents) > 4 else ''}): continue the tournament in it "
+                    f"with --resume, or choose another --out"
+                )
+        elif contents:
+            if not settings_path.exists():
+                raise InvalidConfigError(
+                    f"--resume: {self.path} holds no tournament to continue (no {SETTINGS_FILE})"
+                )
+            try:
+                saved = parse_json(settings_path.read_bytes(), str(settings_path))
+            except (CorruptRecordError, OSError) as exc:
+                raise InvalidConfigError(f"--resume: {exc}") from None
+            if not isinstance(saved, dict):
+                raise InvalidConfigError(f"--resume: {settings_path} is not a settings object")
+            for key, value in self.settings.items():
+                if saved.get(key) != value:
+                    raise InvalidConfigError(
+                        f"--resume: {key} {value!r} differs from the {saved.get(key)!r} of the "
+                        f"tournament in {self.path}; resume it with its own settings"
+                    )
+        write_atomic(settings_path, json.dumps(self.settings, indent=2) + "\n")
+
+    def load(self) -> dict[int, dict[str, Any]]:
+        """The games already in games.jsonl, checked line by line (an unfinished last line, left
+        by a kill mid-write, is dropped); then games.jsonl is opened for appending."""
+        done: dict[int, dict[str, Any]] = {}
+        if self.games_path.exists():
+            done = self._read_games()
+            if done:
+                self._check_against_jobs(done)
+        self._games = self.games_path.open("a", encoding="utf-8")
+        return done
+
+    def _read_games(self) -> dict[int, dict[str, Any]]:
+        done: dict[int, dict[str, Any]] = {}
+        good_end = 0
+        with self.games_path.open("rb") as f:
+            for number in itertools.count(1):
+                line = f.readline(MAX_LINE_BYTES + 1)
+                if not line:
+                    break
+                if not line.endswith(b"\n"):
+                    if len(line) > MAX_LINE_BYTES:
+                        raise CorruptRecordError(
+                            f"{self.games_path} line {number} is over {MAX_LINE_BYTES:,} bytes"
+                        )
+                    break  # the game being written when the run was killed: played again
+                game = self._check_line(line, number)
+                if game["index"] in done:
+                    raise CorruptRecordError(
+                        f"{self.games_path} line {number}: game {game['index']} appears twice"
+                    )
+                done[game["index"]] = game
+                good_end = f.tell()
+        if good_end < self.games_path.stat().st_size:
+            with self.games_path.open("r+b") as f:
+                f.truncate(good_end)
+        return done
+
+    def _check_line(self, line: bytes, number: int) -> dict[str, Any]:
+        where = f"{self.games_path} line {number}"
+        game = parse_json(line, where, limit=MAX_LINE_BYTES)
+        players = self.settings["players"]
+        fields = {"index": int, "lineup": int, "deal": int, "seed": int, "seats": list,
+                  "scores": list, "ranks": list, "winners": list, "terminated": bool,
+                  "steps": int, "record": dict}
+        if not isinstance(game, dict):
+            raise CorruptRecordError(f"{where}: not a JSON object")
+        for name, kind in fields.items():
+            value = game.get(name)
+            if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+                raise CorruptRecordError(f"{where}: field {name!r} must be {kind.__name__}")
+        for name in ("seats", "scores", "ranks"):
+            values = game[name]
+            if len(values) != players or not all(
+                isinstance(v, int) and not isinstance(v, bool) for v in values
+            ):
+                raise CorruptRecordError(f"{where}: field {name!r} must list {players} integers")
+        if not all(isinstance(w, int) and 0 <= w < players for w in game["winners"]):
+            raise CorruptRecordError(f"{where}: field 'winners' must list seats")
+        if not 0 <= game["index"] < self.settings["total"]:
+            raise CorruptRecordError(f"{where}: game index {game['index']} is out of range")
+        try:
+            record = GameRecord.from_dict(game["record"])
+            verify_checksum(record)
+        except CorruptRecordError as exc:
+            raise CorruptRecordError(f"{where}: {exc}") from None
+        if (record.game, record.num_players, record.seed, record.final_scores) != (
+            self.settings["game"], players, game["seed"], game["scores"]
+        ):
+            raise CorruptRecordError(f"{where}: its record does not match the game's fields")
+        return game
+
+    def _check_against_jobs(self, done: dict[int, dict[str, Any]]) -> None:
+        """Each stored game must be the job of its index (same line-up, deal, seed, seats)."""
+        s = self.settings
+        for job in iter_jobs(len(s["agents"]), s["players"], s["games"], s["seed"]):
+            game = done.get(job.index)
+            if game is not None and (game["lineup"], game["deal"], game["seed"],
+                                     tuple(game["seats"])) != (job.lineup, job.deal, job.seed,
+                                                               job.seats):
+                raise CorruptRecordError(
+                    f"{self.games_path}: game {job.index} is not the game this tournament "
+                    f"schedules at that index (line-up, deal, seed or seats differ)"
+                )
+
+    def append(self, game: dict[str, Any]) -> None:
+        """Append one finished game as one line, flushed at once (it survives a kill)."""
+        self._games.write(json.dumps(game, separators=(",", ":")) + "\n")
+        self._games.flush()
+
+    def count_games(self) -> int:
+        """How many complete lines games.jsonl holds."""
+        if not self.games_path.exists():
+            return 0
+        with self.games_path.open("rb") as f:
+            return sum(chunk.count(b"\n") for chunk in iter(lambda: f.read(1 << 20), b""))
+
+    def close_games(self) -> None:
+        """Close games.jsonl (before it is rewritten in game order)."""
+        if self._games is not None:
+            self._games.close()
+            self._games = None
+
+
+def _lock_file(handle: Any) -> None:
+    """An exclusive, non-blocking lock on an open file; BlockingIOError when another process
+    holds it. The OS drops it when the process ends, however it ends."""
+    try:
+        import fcntl
+    except ImportError:  # Windows
+        import msvcrt
+
+        handle.seek(0)
+        try:
+            msvcrt.locking(handle.fileno(), msvcrt.LK_NBLCK, 1)
+        except OSError:
+            raise BlockingIOError from None
+        return
+    fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write `text` to `path` through a temporary file in the same folder and a rename, so the
+    file is either the old one or the whole new one."""
+    tmp = path.with_name(f".tmp-{os.getpid()}-{path.name}")
+    try:
+        with tmp.open("w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            tmp.unlink()
 
 
 # Solo games (one seat, e.g. Alpujarras against Zara) are rated as the agent against this
@@ -231,28 +649,37 @@ def format_results(result: TournamentResult) -> str:
 
 
 def save_results(result: TournamentResult, out: Path) -> dict[str, Path]:
-    """Write games.jsonl (one game per line, with its record), summary.json, table.txt and the
-    plot; return the paths."""
+    """Write games.jsonl (one game per line, in game order, with its record), summary.json,
+    table.txt and the plot, each atomically; return the paths."""
     out.mkdir(parents=True, exist_ok=True)
     paths = {
-        "games": out / "games.jsonl",
+        "games": out / GAMES_FILE,
         "summary": out / "summary.json",
         "table": out / "table.txt",
     }
-    with paths["games"].open("w") as f:
-        for game in result.games:
-            f.write(json.dumps(game, separators=(",", ":")) + "\n")
+    write_atomic(
+        paths["games"],
+        "".join(json.dumps(game, separators=(",", ":")) + "\n" for game in result.games),
+    )
     summary = {
         "game": result.game,
         "players": result.players,
         "agents": result.codes,
         "stats": [asdict(s) for s in result.stats],
     }
-    paths["summary"].write_text(json.dumps(summary, indent=2) + "\n")
-    paths["table"].write_text(format_results(result) + "\n")
-    from .plots import plot_tournament
-
+    write_atomic(paths["summary"], json.dumps(summary, indent=2) + "\n")
+    write_atomic(paths["table"], format_results(result) + "\n")
     # matplotlib is in the `train` extra; without it the table and the JSON still stand
     with contextlib.suppress(ImportError):
-        paths["plot"] = plot_tournament(result, out / "tournament.png")
+        from .plots import plot_tournament
+
+        plot = out / "tournament.png"
+        tmp = out / f".tmp-{os.getpid()}-tournament.png"  # the suffix names the format
+        try:
+            plot_tournament(result, tmp)
+            os.replace(tmp, plot)
+        finally:
+            with contextlib.suppress(FileNotFoundError):
+                tmp.unlink()
+        paths["plot"] = plot
     return paths
