@@ -7,7 +7,7 @@
     huerta bench [--seconds S] [--players 2 3 4] [--no-memory]
     huerta demo [--games N] [--players 2 3 4] [--agents random] [--records DIR]
     huerta train GAME [--players N] [--steps S] [--envs K] [--seed X] [--out DIR] [--config F]
-                 [--resume]
+                 [--resume | --force]
     huerta main      (the README's main job: a short training, then tournaments)
 
 Bad input never ends in a traceback: numbers out of range are refused by the parser (with the
@@ -293,7 +293,7 @@ def _main_job(args: argparse.Namespace) -> int:
 
 
 def _train(args: argparse.Namespace) -> int:
-    from .train import TrainConfig, train
+    from .train import TrainConfig, TrainingInterrupted, train
 
     values: dict = {}
     if args.config:
@@ -306,7 +306,11 @@ def _train(args: argparse.Namespace) -> int:
         values["progress"] = False
     values.setdefault("out", f"runs/{args.game}")
     config = TrainConfig(**values)
-    run = train(config, resume=args.resume)
+    try:
+        run = train(config, resume=args.resume, force=args.force)
+    except TrainingInterrupted as exc:
+        print(f"huerta train: {exc}", file=sys.stderr)
+        return 128 + exc.signum
     print(f"run folder: {run}")
     print(f"play it: huerta tournament {config.game} --players {config.players} "
           f"--agents ppo:{run / 'best_model.zip'},random")
@@ -365,7 +369,8 @@ def build_parser() -> argparse.ArgumentParser:
                        help="player counts (default: every count each game supports)")
     bench.add_argument("--seconds", type=_float_range(3600), default=3.0,
                        help="seconds per measurement")
-    bench.add_argument("--no-memory", action="store_true", help="skip the peak-memory pass")
+    bench.add_argument("--no-memory", action="store_true",
+                       help="skip the tracemalloc pass (the RSS columns stay)")
     bench.set_defaults(func=_bench)
 
     play = sub.add_parser(
@@ -414,13 +419,19 @@ def build_parser() -> argparse.ArgumentParser:
         "game", help="a game name (" + ", ".join(game_names()) + ") or alpujarras-solo"
     )
     train.add_argument("--players", type=_players)
-    train.add_argument("--steps", type=_int_range(1, 10**12), help="total learner steps")
+    train.add_argument("--steps", type=_int_range(1, 10**12), help="total learner steps "
+                       "(default 600,000; on --resume the run's own target)")
     train.add_argument("--envs", type=WORKERS,
                        help="environment processes (default: CPU cores)")
     train.add_argument("--seed", type=SEED)
     train.add_argument("--out", help="run folder (default runs/GAME)")
     train.add_argument("--config", help="JSON or TOML file of settings")
-    train.add_argument("--resume", action="store_true", help="continue the run in --out")
+    resume_or_force = train.add_mutually_exclusive_group()
+    resume_or_force.add_argument("--resume", action="store_true", help="continue the run in "
+                                 "--out (its settings; its target unless --steps is given)")
+    resume_or_force.add_argument("--force", action="store_true", help="start afresh in --out, "
+                                 "removing the run there (checkpoints, pool, logs, eval.csv, "
+                                 "models; other files kept)")
     train.add_argument("--no-progress", action="store_true", help="no progress bar")
     train.set_defaults(func=_train)
 

@@ -4,11 +4,13 @@
 the pool with documented weights (`PoolWeights`): a snapshot of the learner (uniformly among the
 saved ones), the game's heuristic, or the random agent. Snapshots are MaskablePPO `.zip` files in
 a folder that the trainer fills as it learns; every environment process sees new files at its next
-reset and keeps the loaded policies in a small cache.
+reset and keeps the loaded policies in a small cache. A snapshot that cannot be loaded (a file
+damaged by a crash of an older version) is named in a warning and left out of the draw.
 """
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -62,6 +64,7 @@ class OpponentPool:
         self.weights = weights
         self.cache_size = cache
         self._loaded: dict[Path, Any] = {}
+        self._unreadable: set[Path] = set()
         self.heuristic = make_agent("heuristic", game=game) if game in HEURISTICS else None
         self.random = RandomAgent()
 
@@ -69,7 +72,8 @@ class OpponentPool:
         """The snapshot files saved so far, oldest first."""
         if self.pool_dir is None or not self.pool_dir.exists():
             return []
-        return sorted(self.pool_dir.glob("snapshot_*.zip"))
+        return sorted(p for p in self.pool_dir.glob("snapshot_*.zip")
+                      if p not in self._unreadable)
 
     def draw(self, rng: np.random.Generator) -> tuple[str, Agent]:
         """(kind, agent) for one opponent seat."""
@@ -85,18 +89,29 @@ class OpponentPool:
         kind = kinds[int(rng.choice(len(kinds), p=[w / total for _, w in kinds]))][0]
         if kind == "snapshot":
             path = snapshots[int(rng.integers(len(snapshots)))]
-            return f"snapshot:{path.stem}", SnapshotAgent(self._load(path))
+            model = self._load(path)
+            if model is None:
+                return self.draw(rng)  # drawn again without it
+            return f"snapshot:{path.stem}", SnapshotAgent(model)
         if kind == "heuristic":
             return "heuristic", self.heuristic
         return "random", self.random
 
     def _load(self, path: Path) -> Any:
+        """The snapshot's model, or None (with a warning) when the file cannot be loaded."""
         if path not in self._loaded:
             from sb3_contrib import MaskablePPO
 
+            try:
+                model = MaskablePPO.load(str(path), device="cpu")
+            except Exception as exc:  # any damage: a bad zip, a bad member, a bad pickle
+                self._unreadable.add(path)
+                warnings.warn(f"opponent pool: cannot load {path} ({type(exc).__name__}: "
+                              f"{exc}); left out of the draw", RuntimeWarning, stacklevel=2)
+                return None
             if len(self._loaded) >= self.cache_size:
                 self._loaded.pop(next(iter(self._loaded)))
-            self._loaded[path] = MaskablePPO.load(str(path), device="cpu")
+            self._loaded[path] = model
         return self._loaded[path]
 
 

@@ -2,15 +2,29 @@
 
 A run folder holds everything needed to trust and resume it:
 
-    config.json          the full configuration (seed included)
-    checkpoints/         model_<steps>.zip every `checkpoint_every` steps, latest.zip
+    config.json          the full configuration (seed and target step count included)
+    checkpoints/         model_<steps>.zip at the first update after every `checkpoint_every`
+                         steps; auto_<steps>.zip when `checkpoint_minutes` of wall time passed
+                         without a checkpoint, and on SIGINT/SIGTERM (the newest two are kept);
+                         latest.zip, a copy of the newest
     pool/                snapshot_<steps>.zip: the learner's past selves, used as opponents
     tb/                  TensorBoard logs (episode reward and length, win rate, entropy,
                          explained variance, evaluation win rates)
-    eval.csv             periodic masked evaluation: win rate against random and the heuristic
+    eval.csv             periodic masked evaluation: win rate against random and the heuristic,
+                         one row per evaluated step count
     best_model.zip       the best evaluated model (by win rate against the heuristic, then
                          against random); final_model.zip at the end
     learning_curve.png   evaluation win rates over training steps
+
+Nothing is lost to a crash or a signal: every file is written under a temporary name in its own
+folder and renamed into place, so a reader sees the old version or the new one, never half of
+one. Checkpoints are taken between updates, so a checkpoint's step count is the one its weights
+stand for, and a resumed run continues the same rollout schedule as an uninterrupted one: it
+ends on the same step count and evaluates at the same step counts. On SIGINT or SIGTERM the run
+saves a checkpoint at the last update and stops with `TrainingInterrupted`, whose message says
+what was kept (a second SIGINT stops at once). `--resume` falls back to the newest readable
+checkpoint when latest.zip is damaged, and drops evaluation rows newer than the checkpoint it
+resumes from (they are made again).
 
 Observations are already scaled to [0, 1] by every game (each value divided by its documented
 maximum), so no running normalisation is needed and a saved model needs no statistics beside it.
@@ -18,34 +32,47 @@ maximum), so no running normalisation is needed and a saved model needs no stati
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import json
+import math
 import os
 import shutil
+import signal
+import sys
+import threading
 import time
+from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field, fields
+from numbers import Real
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from huerta.agents.heuristics import HEURISTICS
-from huerta.envs.core.errors import InvalidConfigError
+from huerta.envs.core.errors import HuertaError, InvalidConfigError
 from huerta.envs.core.registry import get_game
+from huerta.envs.core.rewards import REWARD_MODES
+from huerta.envs.core.validation import check_game_options, short_repr
 
 from .selfplay import PoolWeights, SelfPlayEnv, SnapshotAgent
 
 # `huerta train alpujarras-solo` and friends: name -> (game, player count)
 TRAIN_ALIASES: dict[str, tuple[str, int]] = {"alpujarras-solo": ("alpujarras", 1)}
 
+DEFAULT_STEPS = 600_000  # the target of a new run that names none
+AUTO_CHECKPOINTS_KEPT = 2  # auto_<steps>.zip files kept (model_<steps>.zip are all kept)
+
 
 @dataclass
 class TrainConfig:
-    """Everything a run needs; every field can come from a JSON/TOML file or a flag."""
+    """Everything a run needs; every field can come from a JSON/TOML file or a flag.
+    `check()` validates every field (type and range) and names the one that is wrong."""
 
     game: str = "finca"
     players: int = 2
-    steps: int = 600_000
+    steps: int | None = None  # None: 600,000 for a new run; on resume, the run's own target
     envs: int = 0  # 0: one per CPU core
     seed: int = 0
     out: str = "runs/finca"
@@ -71,13 +98,15 @@ class TrainConfig:
     )
     # bookkeeping
     checkpoint_every: int = 100_000
+    checkpoint_minutes: float = 5.0  # wall time between checkpoints at most (plus one update)
     eval_every: int = 100_000
     eval_games: int = 40
     progress: bool = True
 
     @classmethod
     def from_file(cls, path: str | Path) -> dict[str, Any]:
-        """The fields set in a JSON or TOML file (unknown keys name the valid ones)."""
+        """The fields set in a JSON or TOML file (unknown keys name the valid ones; values are
+        checked by `check()`)."""
         path = Path(path)
         text = path.read_text()
         try:
@@ -100,25 +129,192 @@ class TrainConfig:
         return data
 
     def check(self) -> TrainConfig:
-        """Resolve aliases and validate; return self."""
+        """Validate every field, resolve aliases and defaults; return self.
+
+        The one place where settings are checked, whether they came from flags, a file or
+        Python: a value of the wrong type (a string for a number, a float for a count) or out of
+        range (a negative pool weight, a gamma above 1) is refused with the field's name, the
+        value and what is valid.
+        """
+        if not isinstance(self.game, str):
+            _refuse("game", self.game, "a game name")
         if self.game in TRAIN_ALIASES:
             self.game, self.players = TRAIN_ALIASES[self.game]
         spec = get_game(self.game)
         self.game = spec.name
+        self.players = _checked_int("players", self.players, 1)
         spec.check_players(self.players)
-        if self.steps < 1:
-            raise InvalidConfigError(f"steps must be positive, got {self.steps}")
+        if self.steps is None:
+            self.steps = DEFAULT_STEPS
+        for name, minimum, maximum in _INT_FIELDS:
+            setattr(self, name, _checked_int(name, getattr(self, name), minimum, maximum))
+        for name, minimum, maximum, open_low in _FLOAT_FIELDS:
+            setattr(self, name, _checked_float(name, getattr(self, name), minimum, maximum,
+                                               open_low))
+        if isinstance(self.out, os.PathLike):
+            self.out = os.fspath(self.out)
+        if not isinstance(self.out, str) or not self.out:
+            _refuse("out", self.out, "a folder path")
+        if not isinstance(self.reward, str) or self.reward not in REWARD_MODES:
+            _refuse("reward", self.reward, "one of " + ", ".join(REWARD_MODES))
+        if not isinstance(self.progress, bool):
+            _refuse("progress", self.progress, "true or false")
+        if (not isinstance(self.net_arch, (list, tuple)) or not self.net_arch
+                or not all(_is_int(n) and n >= 1 for n in self.net_arch)):
+            _refuse("net_arch", self.net_arch, "a non-empty list of layer sizes (integers >= 1)")
+        self.net_arch = [int(n) for n in self.net_arch]
+        self.pool_weights = _checked_weights(self.pool_weights)
+        self._check_game_options(spec)
         if self.envs <= 0:
             self.envs = max(1, os.cpu_count() or 1)
-        PoolWeights(**self.pool_weights)  # names the valid keys on a typo
         return self
 
+    def _check_game_options(self, spec: Any) -> None:
+        if not isinstance(self.game_options, dict) or not all(
+            isinstance(k, str) for k in self.game_options
+        ):
+            _refuse("game_options", self.game_options, "a table of option name: value")
+        try:
+            self.game_options = check_game_options(
+                spec.name, self.game_options, spec.options, ()
+            )
+            spec.new_game(self.players, seed=0, **self.game_options)  # the game checks values
+        except InvalidConfigError as exc:
+            raise InvalidConfigError(f"game_options: {exc}") from None
 
-def _make_env(config: TrainConfig, rank: int, pool_dir: Path):
+
+# (field, minimum, maximum or None): integer settings, bounds included
+_INT_FIELDS: tuple[tuple[str, int, int | None], ...] = (
+    ("steps", 1, None), ("envs", 0, None), ("seed", 0, 2**32 - 1),
+    ("n_steps", 2, None), ("batch_size", 2, None), ("n_epochs", 1, None),
+    ("snapshot_every", 1, None), ("checkpoint_every", 1, None), ("eval_every", 1, None),
+    ("eval_games", 1, None),
+)
+# (field, minimum, maximum or None, minimum excluded): real-number settings
+_FLOAT_FIELDS: tuple[tuple[str, float, float | None, bool], ...] = (
+    ("learning_rate", 0.0, None, True), ("gamma", 0.0, 1.0, False),
+    ("gae_lambda", 0.0, 1.0, False), ("clip_range", 0.0, None, True),
+    ("ent_coef", 0.0, None, False), ("vf_coef", 0.0, None, False),
+    ("shaping", 0.0, None, False), ("checkpoint_minutes", 0.0, None, True),
+)
+
+
+def _refuse(name: str, value: object, expected: str) -> None:
+    raise InvalidConfigError(
+        f"{name}={short_repr(value)} ({type(value).__name__}): expected {expected}"
+    )
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+
+
+def _range_text(minimum: float, maximum: float | None, open_low: bool = False) -> str:
+    def show(x: float) -> str:
+        return str(x) if isinstance(x, int) else f"{x:g}"
+
+    low = f"> {show(minimum)}" if open_low else f">= {show(minimum)}"
+    return low if maximum is None else f"{low} and <= {show(maximum)}"
+
+
+def _checked_int(name: str, value: object, minimum: int, maximum: int | None = None) -> int:
+    """`value` as an int in range; a float with an integral value (1e5 in JSON) is accepted."""
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if not _is_int(value) or value < minimum or (maximum is not None and value > maximum):
+        _refuse(name, value, "an integer " + _range_text(minimum, maximum))
+    return int(value)
+
+
+def _checked_float(
+    name: str, value: object, minimum: float, maximum: float | None, open_low: bool
+) -> float:
+    ok = isinstance(value, Real) and not isinstance(value, (bool, np.bool_))
+    number = float(value) if ok else math.nan
+    if (not math.isfinite(number) or number < minimum or (open_low and number == minimum)
+            or (maximum is not None and number > maximum)):
+        _refuse(name, value, "a number " + _range_text(minimum, maximum, open_low))
+    return number
+
+
+def _checked_weights(weights: object) -> dict[str, float]:
+    """Pool weights as {kind: weight}: known kinds, finite numbers >= 0, not all zero."""
+    valid = [f.name for f in fields(PoolWeights)]
+    if not isinstance(weights, dict):
+        _refuse("pool_weights", weights, "a table of " + ", ".join(valid) + " to weights")
+    unknown = sorted(map(str, set(weights) - set(valid)))
+    if unknown:
+        raise InvalidConfigError(f"pool_weights: unknown kind(s) {unknown}; valid: "
+                                 + ", ".join(valid))
+    checked = {k: _checked_float(f"pool_weights.{k}", v, 0.0, None, False)
+               for k, v in weights.items()}
+    if not any(checked.get(k, getattr(PoolWeights(), k)) > 0 for k in valid):
+        raise InvalidConfigError("pool_weights: every weight is 0; at least one must be > 0")
+    return checked
+
+
+class TrainingInterrupted(HuertaError):
+    """Training stopped by SIGINT or SIGTERM after saving a checkpoint. The message says what
+    was kept, in one line; `signum`, `steps` and `checkpoint` say it to programs."""
+
+    def __init__(self, signum: int, steps: int, target: int, checkpoint: Path) -> None:
+        self.signum = signum
+        self.steps = steps
+        self.checkpoint = checkpoint
+        name = signal.Signals(signum).name
+        super().__init__(
+            f"interrupted by {name}: kept {checkpoint}, {steps:,} of {target:,} steps; "
+            "continue with --resume"
+        )
+
+
+class _EvaluationInterrupted(BaseException):
+    """Raised by the signal handler inside an evaluation, which is abandoned (its row is made
+    again on resume). A BaseException so that no `except Exception` on the way swallows it."""
+
+
+class _Stop:
+    """The signal asked for, shared between the handlers and the training loop."""
+
+    def __init__(self) -> None:
+        self.signum: int | None = None
+        self.evaluating = False
+
+    def handler(self, signum: int, frame: Any) -> None:
+        if self.signum is not None and signum == signal.SIGINT:
+            raise KeyboardInterrupt  # a second Ctrl-C: stop now, nothing more saved
+        if self.signum is None:
+            self.signum = signum
+        if self.evaluating:
+            raise _EvaluationInterrupted
+
+
+@contextlib.contextmanager
+def _signals_caught(stop: _Stop) -> Iterator[None]:
+    """SIGINT and SIGTERM go to `stop` while training (only the main thread can install
+    handlers; elsewhere the signals keep their handlers)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = {s: signal.signal(s, stop.handler) for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for s, handler in previous.items():
+            signal.signal(s, handler if handler is not None else signal.SIG_DFL)
+
+
+def _make_env(config: TrainConfig, rank: int, pool_dir: Path) -> Callable[[], Any]:
+    trainer = os.getpid()
+
     def init():
         import torch
         from stable_baselines3.common.monitor import Monitor
 
+        if os.getpid() != trainer:
+            # an env process: Ctrl-C reaches the whole process group, and the trainer (not the
+            # envs) decides what to save and when to stop
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
         torch.set_num_threads(1)
         env = SelfPlayEnv(
             config.game, config.players, pool_dir=pool_dir,
@@ -166,11 +362,98 @@ def evaluate(
     return wins / games
 
 
+# --- files written whole -------------------------------------------------------------------------
+def _temporary(path: Path) -> Path:
+    """A temporary name beside `path` (same folder, so the rename is atomic); it starts with a
+    dot so no glob of checkpoints or snapshots sees it."""
+    return path.with_name(f".{path.name}.{os.getpid()}.tmp")
+
+
+def _replace_from(tmp: Path, path: Path, write: Callable[[Any], None]) -> None:
+    try:
+        with open(tmp, "wb") as f:
+            write(f)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+def save_model(model: Any, path: Path) -> None:
+    """`model.save(path)`, atomically: a reader sees the previous file or the new one."""
+    _replace_from(_temporary(path), path, model.save)
+
+
+def _copy_file(src: Path, dst: Path) -> None:
+    with open(src, "rb") as source:
+        _replace_from(_temporary(dst), dst, lambda f: shutil.copyfileobj(source, f))
+
+
+def _write_text(path: Path, text: str) -> None:
+    _replace_from(_temporary(path), path, lambda f: f.write(text.encode()))
+
+
+# --- checkpoints ---------------------------------------------------------------------------------
+def _checkpoint_steps(path: Path) -> int | None:
+    """The step count in a checkpoint's name (model_<steps>.zip, auto_<steps>.zip), else None."""
+    kind, _, digits = path.stem.partition("_")
+    return int(digits) if kind in ("model", "auto") and digits.isdigit() else None
+
+
+def _save_checkpoint(model: Any, run: Path, kind: str) -> Path:
+    """Save `model` as checkpoints/<kind>_<steps>.zip and latest.zip; keep the newest
+    `AUTO_CHECKPOINTS_KEPT` auto ones."""
+    folder = run / "checkpoints"
+    path = folder / f"{kind}_{model.num_timesteps:09d}.zip"
+    save_model(model, path)
+    _copy_file(path, folder / "latest.zip")
+    if kind == "auto":
+        autos = sorted(folder.glob("auto_*.zip"), key=lambda p: _checkpoint_steps(p) or -1)
+        for old in autos[:-AUTO_CHECKPOINTS_KEPT]:
+            old.unlink(missing_ok=True)
+    return path
+
+
+def resume_candidates(run: Path) -> list[Path]:
+    """The checkpoints a resume tries, in order: latest.zip, then the others newest first."""
+    folder = Path(run) / "checkpoints"
+    latest = folder / "latest.zip"
+    others = [p for p in folder.glob("*.zip") if _checkpoint_steps(p) is not None]
+    others.sort(key=lambda p: (_checkpoint_steps(p), p.name.startswith("model")), reverse=True)
+    return ([latest] if latest.exists() else []) + others
+
+
+def _load_checkpoint(run: Path, vec_env: Any) -> Any:
+    """The newest checkpoint that loads (latest.zip first), with a warning naming every one
+    that did not; latest.zip is then replaced by the one used."""
+    from sb3_contrib import MaskablePPO
+
+    problems = []
+    for path in resume_candidates(run):
+        try:
+            model = MaskablePPO.load(str(path), env=vec_env, device="cpu",
+                                     tensorboard_log=str(run / "tb"))
+        except Exception as exc:  # any damage: a bad zip, a bad member, a bad pickle
+            problems.append(f"{path.name} ({type(exc).__name__}: {short_repr(str(exc))})")
+            continue
+        if problems:
+            print(f"huerta train: cannot read {'; '.join(problems)}; resuming from {path} "
+                  f"({model.num_timesteps:,} steps)", file=sys.stderr)
+            _copy_file(path, run / "checkpoints" / "latest.zip")
+        return model
+    found = f": {'; '.join(problems)}" if problems else ""
+    raise InvalidConfigError(
+        f"nothing to resume: no readable checkpoint in {run / 'checkpoints'}{found}"
+    )
+
+
 class _Callbacks:
     """Builds the SB3 callback list (kept in a factory so sb3 is imported lazily)."""
 
     @staticmethod
-    def make(config: TrainConfig, run: Path, total: int):
+    def make(config: TrainConfig, run: Path, total: int, stop: _Stop, start: int):
         from stable_baselines3.common.callbacks import BaseCallback
 
         class TrainingCallback(BaseCallback):
@@ -182,9 +465,16 @@ class _Callbacks:
                 self.wins: list[float] = []
                 self.best = _read_best(run)
                 self.next_checkpoint = self.next_snapshot = self.next_eval = 0
+                # the step count the policy's weights stand for: that of the last update
+                self.weights_steps = self.start_steps = start
+                self.saved_steps = -1  # the step count of the last checkpoint saved
+                self.finished = False  # the run reached its target (and saved its checkpoint)
+                self.last_save = time.monotonic()
 
             def _on_training_start(self) -> None:
                 now = self.num_timesteps
+                self.weights_steps = self.start_steps = now
+                self.last_save = time.monotonic()
                 self.next_checkpoint = _next_multiple(now, config.checkpoint_every)
                 self.next_snapshot = _next_multiple(now, config.snapshot_every)
                 self.next_eval = _next_multiple(now, config.eval_every)
@@ -196,11 +486,23 @@ class _Callbacks:
                     except ImportError:
                         self.bar = None
                 if not any((run / "pool").glob("snapshot_*.zip")):
-                    self.model.save(run / "pool" / f"snapshot_{now:09d}.zip")
+                    save_model(self.model, run / "pool" / f"snapshot_{now:09d}.zip")
                 if now == 0:
                     self._evaluate()  # the untrained policy: where the learning curve starts
 
+            def _on_rollout_start(self) -> None:
+                # between updates: the weights are those of exactly `num_timesteps` steps
+                now = self.weights_steps = self.num_timesteps
+                if now >= self.next_checkpoint:
+                    self.next_checkpoint = _next_multiple(now, config.checkpoint_every)
+                    self.checkpoint("model")
+                elif (now > self.start_steps  # (else the weights are those loaded or new)
+                      and time.monotonic() - self.last_save >= 60 * config.checkpoint_minutes):
+                    self.checkpoint("auto")
+
             def _on_step(self) -> bool:
+                if stop.signum is not None:
+                    return False
                 if self.bar is not None:  # update() redraws at most every mininterval
                     # (the last rollout may run past the target; the bar stops at it)
                     self.bar.update(min(self.num_timesteps, self.bar.total) - self.bar.n)
@@ -212,44 +514,56 @@ class _Callbacks:
                     self.logger.record("rollout/win_rate", float(np.mean(self.wins)))
                     self.wins = []
                 steps = self.num_timesteps
-                if steps >= self.next_checkpoint:
-                    self.next_checkpoint += config.checkpoint_every
-                    self._checkpoint()
                 if steps >= self.next_snapshot:
                     self.next_snapshot += config.snapshot_every
-                    self.model.save(run / "pool" / f"snapshot_{steps:09d}.zip")
+                    save_model(self.model, run / "pool" / f"snapshot_{steps:09d}.zip")
                 if steps >= self.next_eval:
                     self.next_eval += config.eval_every
                     self._evaluate()
-                return True
+                return stop.signum is None
 
-            def _checkpoint(self) -> None:
-                steps = self.num_timesteps
-                path = run / "checkpoints" / f"model_{steps:09d}.zip"
-                self.model.save(path)
-                shutil.copyfile(path, run / "checkpoints" / "latest.zip")
+            def checkpoint(self, kind: str) -> Path:
+                """Save a checkpoint of the weights as they are (call between updates)."""
+                path = _save_checkpoint(self.model, run, kind)
+                self.saved_steps = self.model.num_timesteps
+                self.last_save = time.monotonic()
+                return path
 
             def _evaluate(self) -> None:
                 steps = self.num_timesteps
                 seed = 10_000 + config.seed
-                rates = {
-                    opponent: evaluate(self.model, config.game, config.players, opponent,
-                                       config.eval_games, seed, config.game_options)
-                    for opponent in eval_opponents(config.game, config.players)
-                }
+                try:
+                    stop.evaluating = True
+                    if stop.signum is not None:
+                        return
+                    rates = {
+                        opponent: evaluate(self.model, config.game, config.players, opponent,
+                                           config.eval_games, seed, config.game_options)
+                        for opponent in eval_opponents(config.game, config.players)
+                    }
+                except _EvaluationInterrupted:
+                    return  # abandoned: the resumed run evaluates this step count again
+                finally:
+                    stop.evaluating = False
                 for opponent, rate in rates.items():
                     self.logger.record(f"eval/win_rate_vs_{opponent}", rate)
                 _append_eval(run, steps, rates)
                 key = _best_key(rates)
                 if self.best is None or key > self.best:
                     self.best = key
-                    self.model.save(run / "best_model.zip")
+                    save_model(self.model, run / "best_model.zip")
                 self.logger.dump(steps)
 
-            def _on_training_end(self) -> None:
+            def close_bar(self) -> None:
                 if self.bar is not None:
                     self.bar.close()
-                self._checkpoint()
+                    self.bar = None
+
+            def _on_training_end(self) -> None:
+                self.close_bar()
+                if stop.signum is None:
+                    self.finished = True  # a signal from now on changes nothing
+                    self.checkpoint("model")
 
         return TrainingCallback()
 
@@ -265,30 +579,59 @@ def _best_key(rates: dict[str, float]) -> tuple[float, ...]:
     return tuple(rates[o] for o in order if o in rates)
 
 
+# --- eval.csv ------------------------------------------------------------------------------------
+def _read_eval_rows(path: Path) -> tuple[list[str], list[dict[str, str]]]:
+    if not path.exists():
+        return [], []
+    with path.open(newline="") as f:
+        reader = csv.DictReader(f)
+        return list(reader.fieldnames or []), list(reader)
+
+
+def _write_eval_rows(path: Path, header: list[str], rows: list[dict[str, str]]) -> None:
+    """eval.csv rewritten whole: one row per step count (the last written wins), by steps."""
+    by_steps = {int(row["steps"]): row for row in rows}
+    lines = [",".join(header)]
+    for steps in sorted(by_steps):
+        lines.append(",".join(by_steps[steps].get(column) or "" for column in header))
+    _write_text(path, "\n".join(lines) + "\n")
+
+
 def _append_eval(run: Path, steps: int, rates: dict[str, float]) -> None:
+    """Record an evaluation; one made again for a step count replaces the earlier row."""
     path = run / "eval.csv"
-    new = not path.exists()
-    with path.open("a", newline="") as f:
-        writer = csv.writer(f)
-        if new:
-            writer.writerow(["steps", *(f"win_rate_vs_{o}" for o in rates), "time"])
-        writer.writerow([steps, *(f"{r:.4f}" for r in rates.values()), f"{time.time():.0f}"])
+    header, rows = _read_eval_rows(path)
+    columns = [f"win_rate_vs_{o}" for o in rates]
+    if not header:
+        header = ["steps", *columns, "time"]
+    for column in columns:
+        if column not in header:
+            header.insert(len(header) - 1 if header[-1] == "time" else len(header), column)
+    row = {"steps": str(steps), "time": f"{time.time():.0f}"}
+    row.update({f"win_rate_vs_{o}": f"{r:.4f}" for o, r in rates.items()})
+    _write_eval_rows(path, header, [*rows, row])
+
+
+def _trim_eval(run: Path, steps: int) -> None:
+    """Drop the evaluation rows made after `steps` (a resume from a checkpoint of `steps` makes
+    them again) and any duplicate rows an older version wrote."""
+    path = run / "eval.csv"
+    header, rows = _read_eval_rows(path)
+    if header:
+        _write_eval_rows(path, header, [r for r in rows if int(r["steps"]) <= steps])
 
 
 def read_eval(run: Path) -> list[dict[str, float]]:
     """The evaluation history of a run (eval.csv), oldest first: {"steps": ..., "vs_random":
     ..., "vs_heuristic": ...} (or "vs_zara" for a solo run)."""
-    path = Path(run) / "eval.csv"
-    if not path.exists():
-        return []
+    _, raw = _read_eval_rows(Path(run) / "eval.csv")
     rows = []
-    with path.open() as f:
-        for row in csv.DictReader(f):
-            entry: dict[str, float] = {"steps": int(row["steps"])}
-            for key, value in row.items():
-                if key.startswith("win_rate_vs_") and value:
-                    entry["vs_" + key.removeprefix("win_rate_vs_")] = float(value)
-            rows.append(entry)
+    for row in raw:
+        entry: dict[str, float] = {"steps": int(row["steps"])}
+        for key, value in row.items():
+            if key.startswith("win_rate_vs_") and value:
+                entry["vs_" + key.removeprefix("win_rate_vs_")] = float(value)
+        rows.append(entry)
     return rows
 
 
@@ -299,57 +642,128 @@ def _read_best(run: Path) -> tuple[float, ...] | None:
     return max(_best_key({k[3:]: v for k, v in r.items() if k.startswith("vs_")}) for r in rows)
 
 
-def train(config: TrainConfig, resume: bool = False) -> Path:
-    """Run (or resume) self-play training; return the run folder."""
+# --- the run folder ------------------------------------------------------------------------------
+_RUN_FILES = ("config.json", "eval.csv", "best_model.zip", "final_model.zip",
+              "learning_curve.png")
+_RUN_FOLDERS = ("checkpoints", "pool", "tb")
+
+
+def _run_evidence(run: Path) -> list[str]:
+    """What in `run` belongs to a training run (empty when there is none)."""
+    found = [name for name in _RUN_FILES if (run / name).exists()]
+    for folder in ("checkpoints", "pool"):
+        if any((run / folder).glob("*.zip")):
+            found.append(f"{folder}/")
+    return found
+
+
+def _clear_run(run: Path) -> None:
+    """Remove a run's own files and folders from `run` (nothing else in it)."""
+    for name in _RUN_FILES:
+        (run / name).unlink(missing_ok=True)
+    for folder in _RUN_FOLDERS:
+        shutil.rmtree(run / folder, ignore_errors=True)
+
+
+def _resumed_config(config: TrainConfig, run: Path) -> TrainConfig:
+    """The run's saved configuration; `steps` (when given) and `progress` from `config`."""
+    path = run / "config.json"
+    if not path.exists():
+        raise InvalidConfigError(f"nothing to resume: {path} does not exist")
+    try:
+        saved = json.loads(path.read_text())
+    except ValueError as exc:
+        raise InvalidConfigError(f"{path}: not a valid run configuration: {exc}") from None
+    valid = {f.name for f in fields(TrainConfig)}
+    if not isinstance(saved, dict) or set(saved) - valid:
+        raise InvalidConfigError(f"{path}: not a run configuration of this version (unknown "
+                                 f"settings {sorted(set(saved) - valid) if saved else saved})")
+    given = config.game
+    if isinstance(given, str):
+        given = TRAIN_ALIASES[given][0] if given in TRAIN_ALIASES else get_game(given).name
+    if given != saved.get("game"):
+        raise InvalidConfigError(
+            f"{run} holds a {saved.get('game')} run, not {config.game}; "
+            "resume it under its own game or choose another --out"
+        )
+    saved["progress"] = config.progress
+    saved["out"] = config.out  # where the run is now, should it have been moved
+    if config.steps is not None:
+        saved["steps"] = config.steps
+    return TrainConfig(**saved).check()
+
+
+def train(config: TrainConfig, resume: bool = False, force: bool = False) -> Path:
+    """Run (or resume) self-play training; return the run folder.
+
+    A folder that already holds a run is refused unless `resume` (continue it: its saved
+    settings, its target step count unless `config.steps` is set) or `force` (remove that run's
+    files and start afresh). SIGINT or SIGTERM saves a checkpoint and raises
+    `TrainingInterrupted`.
+    """
     import torch
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
     torch.set_num_threads(1)  # small MLPs: one thread avoids fighting the env processes
-    config.check()
+    if resume and force:
+        raise InvalidConfigError("resume and force contradict each other: --resume continues "
+                                 "the run in --out, --force replaces it")
     run = Path(config.out)
-    latest = run / "checkpoints" / "latest.zip"
     if resume:
-        if not latest.exists():
-            raise InvalidConfigError(f"nothing to resume: {latest} does not exist")
-        saved = json.loads((run / "config.json").read_text())
-        saved.update({"steps": config.steps, "progress": config.progress})
-        config = TrainConfig(**saved).check()
-    elif latest.exists():
-        raise InvalidConfigError(
-            f"{run} already holds a run; use --resume to continue it or choose another --out"
-        )
-    for sub in ("checkpoints", "pool", "tb"):
-        (run / sub).mkdir(parents=True, exist_ok=True)
-    (run / "config.json").write_text(json.dumps(asdict(config), indent=2) + "\n")
-
-    env_fns = [_make_env(config, rank, run / "pool") for rank in range(config.envs)]
-    vec_env = SubprocVecEnv(env_fns, start_method="spawn") if config.envs > 1 else DummyVecEnv(
-        env_fns
-    )
-    try:
-        if resume:
-            model = MaskablePPO.load(str(latest), env=vec_env, device="cpu",
-                                     tensorboard_log=str(run / "tb"))
-        else:
-            model = MaskablePPO(
-                "MlpPolicy", vec_env, learning_rate=config.learning_rate,
-                n_steps=config.n_steps, batch_size=config.batch_size, n_epochs=config.n_epochs,
-                gamma=config.gamma, gae_lambda=config.gae_lambda, clip_range=config.clip_range,
-                ent_coef=config.ent_coef, vf_coef=config.vf_coef,
-                policy_kwargs={"net_arch": list(config.net_arch)},
-                tensorboard_log=str(run / "tb"), seed=config.seed, device="cpu", verbose=0,
+        config = _resumed_config(config, run)
+        if not resume_candidates(run):
+            raise InvalidConfigError(
+                f"nothing to resume: no checkpoint in {run / 'checkpoints'}"
             )
-        remaining = config.steps - model.num_timesteps
-        if remaining > 0:
-            callback = _Callbacks.make(config, run, config.steps)
-            model.learn(total_timesteps=remaining, callback=callback,
-                        reset_num_timesteps=not resume, tb_log_name="ppo")
-        model.save(run / "final_model.zip")
-        if not (run / "best_model.zip").exists():
-            shutil.copyfile(run / "final_model.zip", run / "best_model.zip")
-    finally:
-        vec_env.close()
+    else:
+        config.check()
+        evidence = _run_evidence(run)
+        if evidence and not force:
+            raise InvalidConfigError(
+                f"{run} already holds a run ({', '.join(evidence)}); use --resume to continue "
+                "it, --force to replace it, or choose another --out"
+            )
+        if evidence:
+            _clear_run(run)
+    for sub in _RUN_FOLDERS:
+        (run / sub).mkdir(parents=True, exist_ok=True)
+    _write_text(run / "config.json", json.dumps(asdict(config), indent=2) + "\n")
+
+    stop = _Stop()
+    with _signals_caught(stop):
+        env_fns = [_make_env(config, rank, run / "pool") for rank in range(config.envs)]
+        vec_env = (SubprocVecEnv(env_fns, start_method="spawn") if config.envs > 1
+                   else DummyVecEnv(env_fns))
+        callback = None
+        try:
+            if resume:
+                model = _load_checkpoint(run, vec_env)
+                _trim_eval(run, model.num_timesteps)
+            else:
+                model = MaskablePPO(
+                    "MlpPolicy", vec_env, learning_rate=config.learning_rate,
+                    n_steps=config.n_steps, batch_size=config.batch_size,
+                    n_epochs=config.n_epochs, gamma=config.gamma, gae_lambda=config.gae_lambda,
+                    clip_range=config.clip_range, ent_coef=config.ent_coef,
+                    vf_coef=config.vf_coef, policy_kwargs={"net_arch": list(config.net_arch)},
+                    tensorboard_log=str(run / "tb"), seed=config.seed, device="cpu", verbose=0,
+                )
+            remaining = config.steps - model.num_timesteps
+            if remaining > 0 and stop.signum is None:
+                callback = _Callbacks.make(config, run, config.steps, stop, model.num_timesteps)
+                with contextlib.suppress(_EvaluationInterrupted):  # a signal at the very edge
+                    model.learn(total_timesteps=remaining, callback=callback,
+                                reset_num_timesteps=not resume, tb_log_name="ppo")
+            if stop.signum is not None and not (callback is not None and callback.finished):
+                _stop_with_checkpoint(model, run, callback, stop.signum, config.steps)
+            save_model(model, run / "final_model.zip")
+            if not (run / "best_model.zip").exists():
+                _copy_file(run / "final_model.zip", run / "best_model.zip")
+        finally:
+            if callback is not None:
+                callback.close_bar()
+            vec_env.close()
     rows = read_eval(run)
     if rows:
         try:
@@ -361,3 +775,18 @@ def train(config: TrainConfig, resume: bool = False) -> Path:
         except ImportError:
             pass
     return run
+
+
+def _stop_with_checkpoint(
+    model: Any, run: Path, callback: Any, signum: int, target: int
+) -> None:
+    """Save the weights under the step count they stand for (that of the last update, so the
+    resumed run repeats the unfinished rollout) and raise `TrainingInterrupted`."""
+    latest = run / "checkpoints" / "latest.zip"
+    if callback is not None:
+        model.num_timesteps = callback.weights_steps
+    if callback is not None and callback.saved_steps == model.num_timesteps:
+        kept = latest  # saved at this very update already
+    else:
+        kept = _save_checkpoint(model, run, "auto")
+    raise TrainingInterrupted(signum, model.num_timesteps, target, kept)
