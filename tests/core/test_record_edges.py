@@ -111,9 +111,13 @@ def test_a_version_1_record_without_checksum_still_replays(game_record):
         assert GameRecord.from_json(record.to_json()).checksum  # saved again: version 2
 
 
-def test_the_docs_record_loads_as_version_1():
+def test_the_docs_record_loads_with_a_valid_checksum_and_replays():
+    """docs/finca_heuristic_game.json (written by scripts/finca_pictures.py) is a version-2
+    record: its checksum matches its content and it replays to its final scores."""
     record = GameRecord.load(DOCS_RECORD)
-    assert record.version == 1 and record.checksum is None and record.game == "finca"
+    assert record.version == 2 and record.game == "finca"
+    assert record.checksum == record.content_checksum()
+    assert replay(record).scores() == record.final_scores
 
 
 # name -> (how to spoil the record's data, the message expected)
