@@ -5,6 +5,9 @@
 - `huerta/AlpujarrasSolo-v0`: the solo game against the scripted Zara (options `double_turns`,
   `star_sides`).
 - `huerta/MiTierra-v0`: Mi Tierra, 2-4 players, likewise.
+
+Every id takes `render_mode` None, "ansi" (the text board), "human" (printed) or "rgb_array" (a
+picture), all listed in the class's metadata, so `gymnasium.make` warns of none of them.
 """
 
 from gymnasium.envs.registration import register, registry

@@ -217,7 +217,7 @@ def measure_in_fresh_process(game: str, players: int, seconds: float) -> dict[st
 
 
 def _env_row(
-    name: str, players: int, seconds: float, fresh: bool, memory: bool
+    name: str, players: int, seconds: float, fresh: bool, memory: bool, label: str | None = None
 ) -> BenchResult:
     make = _env_maker(name, players)
     if fresh:
@@ -230,7 +230,30 @@ def _env_row(
         steps, n_games, dt = run_aec(make, seconds)
         rss = grew = None
     traced = peak_memory_kib(make) if memory else None
-    return BenchResult(name, players, "env()", steps / dt, n_games / dt, traced, rss, grew)
+    return BenchResult(label or name, players, "env()", steps / dt, n_games / dt, traced, rss,
+                       grew)
+
+
+def bench_rows(
+    games: Sequence[str], players: Sequence[int] | None = None
+) -> list[tuple[str, int]]:
+    """The (game, player count) rows to measure, in order, each once. A game name stands for
+    its own counts (alpujarras: 2, 3, 4), a variant for its count (alpujarras-solo: 1); with
+    `players` a game stands for every count it supports among them (`alpujarras` with
+    `players=(1,)` is the solo game)."""
+    from huerta.envs.core.registry import own_player_counts, resolve_game
+
+    rows: list[tuple[str, int]] = []
+    for name in games:
+        spec, fixed = resolve_game(name)
+        if fixed is not None:
+            counts: Sequence[int] = (fixed,)
+        else:
+            counts = spec.player_counts if players else own_player_counts(spec.name)
+        for n in counts:
+            if (players is None or n in players) and (spec.name, n) not in rows:
+                rows.append((spec.name, n))
+    return rows
 
 
 def benchmark(
@@ -239,47 +262,63 @@ def benchmark(
     seconds: float = 2.0,
     memory: bool = True,
     fresh: bool = True,
+    on_row: Callable[[BenchResult], None] | None = None,
 ) -> list[BenchResult]:
     """Run every measurement; connect_four_v3 first so the ratio uses the same machine state.
-    `players=None` measures every player count each game supports. `fresh` runs every `env()`
-    row in its own process and reports its peak RSS; `memory` adds the tracemalloc pass."""
-    from huerta.envs.core.registry import get_game
+    `games` are game or variant names, expanded by `bench_rows` (`players=None`: each name's
+    own counts; the solo game's rows are labelled alpujarras-solo). `fresh` runs every `env()`
+    row in its own process and reports its peak RSS; `memory` adds the tracemalloc pass.
+    `on_row` is called with every row as it finishes."""
+    from huerta.envs.core.registry import game_label
 
     results: list[BenchResult] = []
+
+    def add(row: BenchResult) -> None:
+        results.append(row)
+        if on_row is not None:
+            on_row(row)
+
     if connect_four_factory() is not None:
-        results.append(_env_row(C4, 2, seconds, fresh, memory))
-    for game in games:
-        spec = get_game(game)
-        for n in players or spec.player_counts:
-            if n not in spec.player_counts:
-                continue
-            steps, n_games, dt = run_engine(game, n, seconds)
-            results.append(BenchResult(game, n, "engine", steps / dt, n_games / dt))
-            results.append(_env_row(spec.name, n, seconds, fresh, memory))
+        add(_env_row(C4, 2, seconds, fresh, memory))
+    for game, n in bench_rows(games, players):
+        label = game_label(game, n)
+        steps, n_games, dt = run_engine(game, n, seconds)
+        add(BenchResult(label, n, "engine", steps / dt, n_games / dt))
+        add(_env_row(game, n, seconds, fresh, memory, label=label))
     return results
+
+
+TABLE_LEGEND = (
+    "x c4: env() steps/s over connect_four_v3's in this run; peak KiB: tracemalloc peak "
+    "while playing; RSS MiB: peak resident size of the fresh process that ran the row; "
+    "+play: what the timed play added to it"
+)
+
+
+def table_header() -> str:
+    """The table's header and rule (two lines)."""
+    header = (
+        f"{'environment':<16} {'players':>7} {'mode':<7} {'steps/s':>10} {'games/s':>9} "
+        f"{'x c4':>6} {'peak KiB':>9} {'RSS MiB':>8} {'+play':>6}"
+    )
+    return header + "\n" + "-" * len(header)
+
+
+def format_row(r: BenchResult, base: float | None) -> str:
+    """One row of the table; `base` is connect_four_v3's env() steps/s (None: no ratio)."""
+    ratio = f"{r.steps_per_s / base:6.2f}" if base and r.mode == "env()" else "     -"
+    peak = f"{r.peak_kib:9.0f}" if r.peak_kib is not None else "        -"
+    rss = f"{r.rss_mib:8.1f}" if r.rss_mib is not None else "       -"
+    grew = f"{r.rss_play_mib:6.1f}" if r.rss_play_mib is not None else "     -"
+    return (
+        f"{r.name:<16} {r.players or '-':>7} {r.mode:<7} {r.steps_per_s:10.0f} "
+        f"{r.games_per_s:9.1f} {ratio} {peak} {rss} {grew}"
+    )
 
 
 def format_table(results: list[BenchResult]) -> str:
     """A fixed-width table with the ratio of each env() row to connect_four_v3, the tracemalloc
     peak and the fresh process's peak RSS (with what the play added to it)."""
     base = next((r.steps_per_s for r in results if r.name == C4), None)
-    header = (
-        f"{'environment':<16} {'players':>7} {'mode':<7} {'steps/s':>10} {'games/s':>9} "
-        f"{'x c4':>6} {'peak KiB':>9} {'RSS MiB':>8} {'+play':>6}"
-    )
-    lines = [header, "-" * len(header)]
-    for r in results:
-        ratio = f"{r.steps_per_s / base:6.2f}" if base and r.mode == "env()" else "     -"
-        peak = f"{r.peak_kib:9.0f}" if r.peak_kib is not None else "        -"
-        rss = f"{r.rss_mib:8.1f}" if r.rss_mib is not None else "       -"
-        grew = f"{r.rss_play_mib:6.1f}" if r.rss_play_mib is not None else "     -"
-        lines.append(
-            f"{r.name:<16} {r.players or '-':>7} {r.mode:<7} {r.steps_per_s:10.0f} "
-            f"{r.games_per_s:9.1f} {ratio} {peak} {rss} {grew}"
-        )
-    lines.append(
-        "x c4: env() steps/s over connect_four_v3's in this run; peak KiB: tracemalloc peak "
-        "while playing; RSS MiB: peak resident size of the fresh process that ran the row; "
-        "+play: what the timed play added to it"
-    )
+    lines = [table_header(), *(format_row(r, base) for r in results), TABLE_LEGEND]
     return "\n".join(lines)

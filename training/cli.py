@@ -4,11 +4,15 @@
     huerta tournament GAME --agents random,heuristic,mcts:200 --games 400 [--players N]
                       [--workers K] [--out DIR [--resume]]
     huerta replay RECORD.json [--boards] [--gif OUT.gif]
-    huerta bench [--seconds S] [--players 2 3 4] [--no-memory]
-    huerta demo [--games N] [--players 2 3 4] [--agents random] [--records DIR]
+    huerta bench [--game GAME ...] [--seconds S] [--players 2 3 4] [--no-memory]
+    huerta demo [--game GAME] [--games N] [--players 2 3 4] [--agents random] [--records DIR]
     huerta train GAME [--players N] [--steps S] [--envs K] [--seed X] [--out DIR] [--config F]
                  [--resume | --force]
     huerta main      (the README's main job: a short training, then tournaments)
+
+GAME is finca, alpujarras, alpujarras-solo (the solo game against Zara: alpujarras with 1
+player; `alpujarras --players 1` is the same game) or mi_tierra, in every command. `--games` is
+always a number of games; `bench --game` lists the games to measure.
 
 Bad input never ends in a traceback: numbers out of range are refused by the parser (with the
 usage line), agent codes with their arguments right after it, before anything runs, and anything
@@ -27,10 +31,14 @@ import signal
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from huerta.envs.core.errors import HuertaError, InvalidConfigError
 
 from .matches import play_batch, results_table
+
+if TYPE_CHECKING:
+    from huerta.envs.core.engine import GameSpec
 
 MAX_SEED = 2**32 - 1
 MAX_GAMES = 10_000_000
@@ -96,6 +104,10 @@ def _check_agent_argument(args: argparse.Namespace) -> None:
     if not codes:
         raise InvalidConfigError("--agents lists no agent codes, e.g. random,heuristic")
     game = getattr(args, "game", None)
+    if isinstance(game, str):
+        from huerta.envs.core.registry import resolve_game
+
+        game = resolve_game(game)[0].name  # alpujarras-solo: alpujarras's agents
     _check_codes(codes, game)
 
 
@@ -118,20 +130,61 @@ def _check_output_file(path: str, flag: str) -> None:
         raise InvalidConfigError(f"{flag} {path}: the folder {target.parent} is not writable")
 
 
-def _demo(args: argparse.Namespace) -> int:
-    from huerta.envs.core.registry import get_game
+def _game_and_counts(name: str, players: Sequence[int] | None) -> tuple[GameSpec, list[int]]:
+    """The game of a game or variant name and the player counts to play: those given (each
+    checked; a variant takes only its own), else the variant's count or 2, 3 and 4."""
+    from huerta.envs.core.registry import own_player_counts, resolve_game
 
-    spec = get_game(args.game)
-    for n in args.players:  # every count and line-up checked before the first game
-        _agent_codes(args.agents, spec.check_players(n))
+    spec, fixed = resolve_game(name)
+    if not players:
+        return spec, [fixed] if fixed is not None else list(own_player_counts(spec.name))
+    for n in players:
+        resolve_game(name, n)
+    return spec, list(players)
+
+
+class _Progress:
+    """Progress on stderr: a tqdm bar where tqdm is installed (the `train` extra), else a line
+    at every tenth of the work."""
+
+    def __init__(self, desc: str, total: int) -> None:
+        self.desc, self.total, self.done, self.shown = desc, max(total, 1), 0, -1
+        self.bar: Any = None
+        try:
+            from tqdm import tqdm
+        except ImportError:
+            return
+        self.bar = tqdm(total=self.total, desc=desc)
+
+    def update_to(self, done: int) -> None:
+        """Advance to `done` of the total."""
+        if self.bar is not None:
+            self.bar.update(done - self.done)
+        else:
+            tenth = 10 * done // self.total
+            if tenth > self.shown:
+                self.shown = tenth
+                print(f"{self.desc}: {done}/{self.total}", file=sys.stderr, flush=True)
+        self.done = done
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+            self.bar = None
+
+
+def _demo(args: argparse.Namespace) -> int:
+    spec, counts = _game_and_counts(args.game, args.players)
+    for n in counts:  # every count and line-up checked before the first game
+        _agent_codes(args.agents, n)
     if args.records:
         Path(args.records).mkdir(parents=True, exist_ok=True)
     print(
-        f"huerta demo: {args.games} games of {spec.name} per player count, "
+        f"huerta demo: {args.games} games of {args.game} per player count, "
         f"agents {args.agents}, seats rotated, seeds {args.seed}..{args.seed + args.games - 1}"
     )
     summaries = []
-    for n in args.players:
+    for n in counts:
         codes = _agent_codes(args.agents, n)
         summaries.append(
             play_batch(
@@ -153,12 +206,16 @@ def _agent_codes(spec: str, n: int) -> list[str]:
 
 
 def _bench(args: argparse.Namespace) -> int:
-    from huerta.envs.core.registry import get_game
+    from huerta.envs.core.registry import game_choices, resolve_game
 
-    from .bench import benchmark, format_table
+    from .bench import TABLE_LEGEND, BenchResult, benchmark, format_row, table_header
 
+    games = list(args.game or args.games_deprecated or game_choices())
     if args.players:
-        counts = {g: get_game(g).player_counts for g in args.games}
+        counts = {}
+        for g in games:
+            spec, fixed = resolve_game(g)
+            counts[g] = (fixed,) if fixed is not None else spec.player_counts
         for n in args.players:
             if not any(n in c for c in counts.values()):
                 raise InvalidConfigError(
@@ -166,26 +223,37 @@ def _bench(args: argparse.Namespace) -> int:
                     + "; ".join(f"{g}: {', '.join(map(str, c))}" for g, c in counts.items())
                     + ")"
                 )
+    if args.games_deprecated:  # checked first: a refused command prints one line
+        print("huerta bench: --games is deprecated (it lists games here but counts games in "
+              "demo, tournament and main); use --game", file=sys.stderr)
     print(f"random legal play, {args.seconds:g} s per row; 'x c4' = env() steps/s over "
-          "connect_four_v3's in this run")
-    results = benchmark(
-        games=tuple(args.games), players=tuple(args.players) if args.players else None,
-        seconds=args.seconds,
-        memory=not args.no_memory,
+          "connect_four_v3's in this run; each row is printed as it finishes")
+    print(table_header(), flush=True)
+    base: list[float] = []
+
+    def show(row: BenchResult) -> None:
+        if row.mode == "env()" and not base and row.name == "connect_four_v3":
+            base.append(row.steps_per_s)
+        print(format_row(row, base[0] if base else None), flush=True)
+
+    benchmark(
+        games=tuple(games), players=tuple(args.players) if args.players else None,
+        seconds=args.seconds, memory=not args.no_memory, on_row=show,
     )
-    print(format_table(results))
+    print(TABLE_LEGEND)
     return 0
 
 
 def _play(args: argparse.Namespace) -> int:
     from huerta.agents import make_agent
-    from huerta.envs.core.registry import get_game
+    from huerta.envs.core.registry import resolve_game
 
     from .matches import play_game
 
-    spec = get_game(args.game)
-    players = args.players or len([c for c in args.agents.split(",") if c.strip()])
-    codes = _agent_codes(args.agents, spec.check_players(players))
+    spec, players = resolve_game(args.game, args.players)
+    agents_text = args.agents or ("human" if players == 1 else "human,heuristic")
+    players = players or len([c for c in agents_text.split(",") if c.strip()])
+    codes = _agent_codes(agents_text, spec.check_players(players))
     if args.save:
         _check_output_file(args.save, "--save")
     agents = [make_agent(code, game=spec.name, seed=args.seed + i) for i, code in enumerate(codes)]
@@ -212,10 +280,13 @@ def _tournament(args: argparse.Namespace) -> int:
 
     if args.resume and not args.out:
         raise InvalidConfigError("--resume continues the tournament in --out: give --out DIR")
+    from huerta.envs.core.registry import resolve_game
+
+    spec, players = resolve_game(args.game, args.players)
     codes = [c.strip() for c in args.agents.split(",") if c.strip()]
     with _sigterm_as_interrupt():
         result = run_tournament(
-            args.game, codes, players=args.players, games=args.games, seed=args.seed,
+            spec.name, codes, players=players or 2, games=args.games, seed=args.seed,
             workers=args.workers, progress=not args.quiet, out=args.out, resume=args.resume,
             log=print,
         )
@@ -282,6 +353,7 @@ def _main_job(args: argparse.Namespace) -> int:
             codes.append("heuristic")
         budget = args.mcts if args.mcts is not None else MAIN_MCTS_BUDGET.get(game, 50)
         codes.append(f"mcts:{budget}")
+        print(f"{game}: {', '.join(codes)}, {args.games} games per line-up", flush=True)
         result = run_tournament(
             game, codes, players=2, games=args.games, seed=args.seed, workers=args.workers,
             progress=True,
@@ -293,8 +365,11 @@ def _main_job(args: argparse.Namespace) -> int:
 
 
 def _train(args: argparse.Namespace) -> int:
+    from huerta.envs.core.registry import resolve_game
+
     from .train import TrainConfig, TrainingInterrupted, train
 
+    resolve_game(args.game, args.players)  # alpujarras-solo --players 2 is refused
     values: dict = {}
     if args.config:
         values.update(TrainConfig.from_file(args.config))
@@ -311,8 +386,12 @@ def _train(args: argparse.Namespace) -> int:
     except TrainingInterrupted as exc:
         print(f"huerta train: {exc}", file=sys.stderr)
         return 128 + exc.signum
+    from huerta.envs.core.registry import game_label
+
+    game = game_label(config.game, config.players)
+    players = "" if game != config.game else f" --players {config.players}"
     print(f"run folder: {run}")
-    print(f"play it: huerta tournament {config.game} --players {config.players} "
+    print(f"play it: huerta tournament {game}{players} "
           f"--agents ppo:{run / 'best_model.zip'},random")
     return 0
 
@@ -327,7 +406,21 @@ def _replay(args: argparse.Namespace) -> int:
         _check_output_file(args.gif, "--gif")
         from .animation import save_gif
 
-        count = save_gif(record, args.gif, seconds_per_turn=args.seconds, scale=args.scale)
+        bars: dict[str, _Progress] = {}
+
+        def progress(stage: str, done: int, total: int) -> None:
+            if stage not in bars:
+                for bar in bars.values():
+                    bar.close()
+                bars[stage] = _Progress(f"{stage} frames", total)
+            bars[stage].update_to(done)
+
+        try:
+            count = save_gif(record, args.gif, seconds_per_turn=args.seconds, scale=args.scale,
+                             progress=progress)
+        finally:
+            for bar in bars.values():
+                bar.close()
         print(f"{args.gif}: {count} frames (one per turn, then the final position)")
         return 0
     for line in transcript_lines(record, boards=args.boards):
@@ -335,9 +428,12 @@ def _replay(args: argparse.Namespace) -> int:
     return 0
 
 
+GAME_HELP = "one of %(choices)s (alpujarras-solo: the solo game against Zara)"
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the `huerta` command."""
-    from huerta.envs.core.registry import game_names
+    from huerta.envs.core.registry import game_choices
 
     parser = argparse.ArgumentParser(
         prog="huerta",
@@ -350,9 +446,10 @@ def build_parser() -> argparse.ArgumentParser:
         description="Play seeded games between agents (seats rotated) and print win rates, "
         "scores and game lengths per player count.",
     )
-    demo.add_argument("--game", default="finca", choices=game_names())
+    demo.add_argument("--game", default="finca", choices=game_choices(), help=GAME_HELP)
     demo.add_argument("--games", type=GAMES, default=200, help="games per player count")
-    demo.add_argument("--players", type=_players, nargs="+", default=[2, 3, 4])
+    demo.add_argument("--players", type=_players, nargs="+", default=None,
+                      help="player counts (default 2 3 4; alpujarras-solo: 1)")
     demo.add_argument("--agents", default="random",
                       help="comma-separated agent codes, one per seat or one for all")
     demo.add_argument("--seed", type=SEED, default=0, help="seed of the first game")
@@ -364,9 +461,14 @@ def build_parser() -> argparse.ArgumentParser:
         description="Steps/s and games/s under random legal play: engine alone and through "
         "env(), with connect_four_v3 measured in the same run, plus peak memory.",
     )
-    bench.add_argument("--games", nargs="+", default=game_names(), choices=game_names())
+    bench.add_argument("--game", nargs="+", default=None, choices=game_choices(),
+                       metavar="GAME", help="games to measure (default: all of them: "
+                       + ", ".join(game_choices()) + ")")
+    bench.add_argument("--games", nargs="+", dest="games_deprecated", choices=game_choices(),
+                       help=argparse.SUPPRESS)  # the old name of --game
     bench.add_argument("--players", type=_players, nargs="+", default=None,
-                       help="player counts (default: every count each game supports)")
+                       help="player counts (default: every count each game supports; "
+                       "--players 1 is alpujarras-solo)")
     bench.add_argument("--seconds", type=_float_range(3600), default=3.0,
                        help="seconds per measurement")
     bench.add_argument("--no-memory", action="store_true",
@@ -378,9 +480,10 @@ def build_parser() -> argparse.ArgumentParser:
         description="Play a game: 'human' seats are asked for their move (the board and the "
         "legal actions are shown; bad input is asked again), other seats are agents.",
     )
-    play.add_argument("game", choices=game_names())
-    play.add_argument("--agents", default="human,heuristic",
-                      help="comma-separated agent codes by seat, e.g. human,heuristic")
+    play.add_argument("game", choices=game_choices(), metavar="GAME", help=GAME_HELP)
+    play.add_argument("--agents", default=None,
+                      help="comma-separated agent codes by seat (default human,heuristic; "
+                      "alpujarras-solo: human)")
     play.add_argument("--players", type=_players, help="seats (default: the number of agents)")
     play.add_argument("--seed", type=SEED, default=0)
     play.add_argument("--save", help="save the game record (JSON) here")
@@ -392,12 +495,13 @@ def build_parser() -> argparse.ArgumentParser:
         "Prints win rates with 95%% intervals, mean scores and ranks and openskill ratings; "
         "--out writes games.jsonl (with records), summary.json, table.txt and a plot.",
     )
-    tour.add_argument("game", choices=game_names())
+    tour.add_argument("game", choices=game_choices(), metavar="GAME", help=GAME_HELP)
     tour.add_argument("--agents", default="random,heuristic",
                       help="comma-separated agent codes: random, heuristic, mcts[:N[:heuristic]], "
                       "mcts:1.5s, ppo:PATH")
     tour.add_argument("--games", type=GAMES, default=100, help="games per line-up")
-    tour.add_argument("--players", type=_players, default=2)
+    tour.add_argument("--players", type=_players, default=None,
+                      help="seats per game (default 2; alpujarras-solo: 1)")
     tour.add_argument("--seed", type=SEED, default=0)
     tour.add_argument("--workers", type=WORKERS, default=1,
                       help="worker processes (at most one per game)")
@@ -415,9 +519,7 @@ def build_parser() -> argparse.ArgumentParser:
         "periodic evaluation and the best model go to --out. Settings: see TrainConfig in "
         "huerta/training/train.py; a JSON or TOML --config sets any of them, flags win.",
     )
-    train.add_argument(
-        "game", help="a game name (" + ", ".join(game_names()) + ") or alpujarras-solo"
-    )
+    train.add_argument("game", choices=game_choices(), metavar="GAME", help=GAME_HELP)
     train.add_argument("--players", type=_players)
     train.add_argument("--steps", type=_int_range(1, 10**12), help="total learner steps "
                        "(default 600,000; on --resume the run's own target)")

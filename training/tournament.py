@@ -619,9 +619,11 @@ def summarise(
 
 
 def format_results(result: TournamentResult) -> str:
-    """The summary table, best rating first."""
+    """The summary table, best rating first; the agent column is as wide as the longest name
+    (22 at least)."""
+    width = max([22, *(len(s.label) for s in result.stats)])
     header = (
-        f"{'agent':<22} {'games':>6} {'win %':>7} {'95% CI':>15} {'mean score':>11} "
+        f"{'agent':<{width}} {'games':>6} {'win %':>7} {'95% CI':>15} {'mean score':>11} "
         f"{'mean rank':>10} {'rating':>8}"
     )
     if result.players == 1:
@@ -639,8 +641,8 @@ def format_results(result: TournamentResult) -> str:
         ci = f"[{100 * s.ci_low:5.1f}, {100 * s.ci_high:5.1f}]"
         rank = f"{s.mean_rank:10.2f}" if result.players > 1 else f"{'-':>10}"  # solo: no seats
         lines.append(
-            f"{s.label:<22} {s.games:6d} {100 * s.win_rate:7.1f} {ci:>15} {s.mean_score:11.1f} "
-            f"{rank} {s.rating:8.2f}"
+            f"{s.label:<{width}} {s.games:6d} {100 * s.win_rate:7.1f} {ci:>15} "
+            f"{s.mean_score:11.1f} {rank} {s.rating:8.2f}"
         )
     unfinished = sum(1 for g in result.games if not g["terminated"])
     if unfinished:

@@ -11,7 +11,7 @@ A run folder holds everything needed to trust and resume it:
     tb/                  TensorBoard logs (episode reward and length, win rate, entropy,
                          explained variance, evaluation win rates)
     eval.csv             periodic masked evaluation: win rate against random and the heuristic,
-                         one row per evaluated step count
+                         one row per evaluated step count, with its local time (ISO 8601)
     best_model.zip       the best evaluated model (by win rate against the heuristic, then
                          against random); final_model.zip at the end
     learning_curve.png   evaluation win rates over training steps
@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import datetime
 import json
 import math
 import os
@@ -52,7 +53,7 @@ import numpy as np
 
 from huerta.agents.heuristics import HEURISTICS
 from huerta.envs.core.errors import HuertaError, InvalidConfigError
-from huerta.envs.core.registry import get_game
+from huerta.envs.core.registry import get_game, resolve_game
 from huerta.envs.core.rewards import REWARD_MODES
 from huerta.envs.core.validation import check_game_options, short_repr
 
@@ -140,7 +141,7 @@ class TrainConfig:
             _refuse("game", self.game, "a game name")
         if self.game in TRAIN_ALIASES:
             self.game, self.players = TRAIN_ALIASES[self.game]
-        spec = get_game(self.game)
+        spec, _ = resolve_game(self.game)  # an unknown name: every valid one named
         self.game = spec.name
         self.players = _checked_int("players", self.players, 1)
         spec.check_players(self.players)
@@ -549,10 +550,16 @@ class _Callbacks:
                     self.logger.record(f"eval/win_rate_vs_{opponent}", rate)
                 _append_eval(run, steps, rates)
                 key = _best_key(rates)
-                if self.best is None or key > self.best:
+                best = self.best is None or key > self.best
+                if best:
                     self.best = key
                     save_model(self.model, run / "best_model.zip")
                 self.logger.dump(steps)
+                line = eval_line(steps, rates, config.eval_games) + (" (best)" if best else "")
+                if self.bar is not None:
+                    self.bar.write(line)  # above the bar, which is redrawn beneath
+                else:
+                    print(line, flush=True)
 
             def close_bar(self) -> None:
                 if self.bar is not None:
@@ -577,6 +584,42 @@ def _best_key(rates: dict[str, float]) -> tuple[float, ...]:
     the win rate against Zara."""
     order = ("heuristic", "random", "zara")
     return tuple(rates[o] for o in order if o in rates)
+
+
+# --- what a run prints ---------------------------------------------------------------------------
+def _rates_text(rates: dict[str, float], games: int) -> str:
+    from .ratings import wilson_interval
+
+    parts = []
+    for opponent, rate in rates.items():
+        low, high = wilson_interval(rate * games, games)
+        parts.append(f"{100 * rate:.1f}% [{100 * low:.1f}, {100 * high:.1f}] vs {opponent}")
+    return ", ".join(parts)
+
+
+def eval_line(steps: int, rates: dict[str, float], games: int) -> str:
+    """One evaluation as a line: each win rate with its 95% Wilson interval, e.g.
+    `eval at 100,000 steps: 92.5% [80.1, 97.4] vs random, 10.0% [4.0, 23.1] vs heuristic
+    (40 games each)`."""
+    each = " each" if len(rates) > 1 else ""
+    return f"eval at {steps:,} steps: {_rates_text(rates, games)} ({games} games{each})"
+
+
+def summary_line(run: Path, steps: int, seconds: float, games: int) -> str:
+    """The line that ends a run: steps, wall time, and the best evaluation (the one
+    best_model.zip holds)."""
+    minutes, secs = divmod(round(seconds), 60)
+    text = f"training done: {steps:,} steps, {minutes} min {secs:02d} s"
+    rows = read_eval(run)
+    if rows:
+        best = max(rows, key=lambda r: _best_key(_rates_of(r)))  # the first of the best
+        text += (f"; best model at {int(best['steps']):,} steps: "
+                 f"{_rates_text(_rates_of(best), games)}")
+    return text
+
+
+def _rates_of(row: dict[str, float]) -> dict[str, float]:
+    return {k[3:]: v for k, v in row.items() if k.startswith("vs_")}
 
 
 # --- eval.csv ------------------------------------------------------------------------------------
@@ -607,7 +650,8 @@ def _append_eval(run: Path, steps: int, rates: dict[str, float]) -> None:
     for column in columns:
         if column not in header:
             header.insert(len(header) - 1 if header[-1] == "time" else len(header), column)
-    row = {"steps": str(steps), "time": f"{time.time():.0f}"}
+    now = datetime.datetime.now().astimezone().isoformat(timespec="seconds")
+    row = {"steps": str(steps), "time": now}  # local time with its UTC offset
     row.update({f"win_rate_vs_{o}": f"{r:.4f}" for o, r in rates.items()})
     _write_eval_rows(path, header, [*rows, row])
 
@@ -639,7 +683,7 @@ def _read_best(run: Path) -> tuple[float, ...] | None:
     rows = read_eval(run)
     if not rows or not (run / "best_model.zip").exists():
         return None
-    return max(_best_key({k[3:]: v for k, v in r.items() if k.startswith("vs_")}) for r in rows)
+    return max(_best_key(_rates_of(r)) for r in rows)
 
 
 # --- the run folder ------------------------------------------------------------------------------
@@ -705,6 +749,7 @@ def train(config: TrainConfig, resume: bool = False, force: bool = False) -> Pat
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
+    started = time.monotonic()
     torch.set_num_threads(1)  # small MLPs: one thread avoids fighting the env processes
     if resume and force:
         raise InvalidConfigError("resume and force contradict each other: --resume continues "
@@ -774,6 +819,8 @@ def train(config: TrainConfig, resume: bool = False, force: bool = False) -> Pat
                                 title=f"{config.game}, {who}")
         except ImportError:
             pass
+    print(summary_line(run, model.num_timesteps, time.monotonic() - started, config.eval_games),
+          flush=True)
     return run
 
 

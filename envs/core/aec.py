@@ -52,8 +52,9 @@ def _after_the_end(method: str) -> CallOrderError:
 class BoardGameAEC(AECEnv):
     """A PettingZoo AEC environment for any game described by a `GameSpec`."""
 
+    # every mode some game draws; an instance lists its own game's modes and refuses any other
     metadata: ClassVar[dict[str, Any]] = {
-        "render_modes": ["ansi"],
+        "render_modes": ["human", "ansi", "rgb_array"],
         "is_parallelizable": False,
         "render_fps": 2,
     }

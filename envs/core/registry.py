@@ -1,4 +1,9 @@
-"""The games huerta knows, by name; a game that lands later adds one line here."""
+"""The games huerta knows, by name; a game that lands later adds one line here.
+
+Besides the games, commands take *variants*: a name that stands for a game at a fixed player
+count. There is one, `alpujarras-solo`, the Alpujarras solo game against Zara (`alpujarras`
+with 1 player); every `huerta` command takes it as its game name.
+"""
 
 from __future__ import annotations
 
@@ -14,10 +19,22 @@ GAME_MODULES = {
     "mi_tierra": "huerta.envs.mi_tierra.game",
 }
 
+# variant name -> (game, player count)
+GAME_VARIANTS: dict[str, tuple[str, int]] = {"alpujarras-solo": ("alpujarras", 1)}
+
 
 def game_names() -> list[str]:
     """Every registered game name."""
     return list(GAME_MODULES)
+
+
+def game_choices() -> list[str]:
+    """Every name a command takes: each game followed by its variants (alpujarras-solo)."""
+    names: list[str] = []
+    for game in GAME_MODULES:
+        names.append(game)
+        names.extend(v for v, (g, _) in GAME_VARIANTS.items() if g == game)
+    return names
 
 
 def get_game(name: str) -> GameSpec:
@@ -26,3 +43,43 @@ def get_game(name: str) -> GameSpec:
     if key not in GAME_MODULES:
         raise InvalidConfigError(f"unknown game {name!r}; valid games: {', '.join(GAME_MODULES)}")
     return importlib.import_module(GAME_MODULES[key]).SPEC
+
+
+def resolve_game(name: str, players: int | None = None) -> tuple[GameSpec, int | None]:
+    """A game or variant name, and the player count asked for (None: not given), as (spec,
+    player count): a variant fixes the count (`alpujarras-solo` -> alpujarras, 1) and refuses
+    any other; a game keeps `players`, checked against its counts when given. An unknown name
+    raises naming every valid one, variants included."""
+    key = str(name).lower().replace("_", "-")
+    if key in GAME_VARIANTS:
+        game, count = GAME_VARIANTS[key]
+        if players is not None and players != count:
+            raise InvalidConfigError(
+                f"{key} is the {count}-player game; --players {players} contradicts it "
+                f"(for {players} players use {game})"
+            )
+        return get_game(game), count
+    if str(name).lower().replace("-", "_") not in GAME_MODULES:
+        raise InvalidConfigError(
+            f"unknown game {name!r}; valid games: {', '.join(game_choices())}"
+        )
+    spec = get_game(name)
+    if players is not None:
+        spec.check_players(players)
+    return spec, players
+
+
+def game_label(game: str, players: int) -> str:
+    """The name a game at a player count goes by: its variant's (`alpujarras-solo` for
+    alpujarras with 1 player), else the game's."""
+    for variant, (g, count) in GAME_VARIANTS.items():
+        if g == game and count == players:
+            return variant
+    return game
+
+
+def own_player_counts(game: str) -> tuple[int, ...]:
+    """The player counts a game's own name stands for in listings: its counts less those of its
+    variants (alpujarras: 2, 3, 4; its 1-player game is alpujarras-solo)."""
+    taken = {count for g, count in GAME_VARIANTS.values() if g == game}
+    return tuple(n for n in get_game(game).player_counts if n not in taken)

@@ -60,7 +60,11 @@ class SingleAgentEnv(gymnasium.Env):
     or {}).
     """
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "render_fps": 2}
+    # every mode some game draws, for gymnasium.make's check of the class; an instance lists
+    # its own game's modes (`GameSpec.render_modes`) and refuses any other
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": ["human", "ansi", "rgb_array"], "render_fps": 2,
+    }
 
     def __init__(
         self,
