@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 from typing import TextIO
 
@@ -29,9 +30,16 @@ def check_terminal(stdin: TextIO | None = None) -> None:
         )
 
 
+# more legal actions than this are listed grouped by the words their descriptions start with
+LONG_LIST = 12
+LINE_WIDTH = 100
+MIN_PREFIX_WORDS = 3
+
+
 class HumanAgent(Agent):
-    """Reads an action id from `stdin` (a number from the printed list), asking again with the
-    reason when the input is not a legal action."""
+    """Asks a person for each move: the board, the legal actions (grouped when there are many),
+    then an action id or a few words of an action's name; bad input is asked again with the
+    reason. A decision with one legal action is played at once, without asking."""
 
     name = "human"
     needs_view = True
@@ -46,27 +54,121 @@ class HumanAgent(Agent):
     def act(self, observation: dict[str, np.ndarray], view: PlayerView | None = None) -> int:
         out = self.stdout or sys.stdout
         inp = self.stdin or sys.stdin
+        legal = [int(a) for a in np.flatnonzero(observation["action_mask"])]
+        who = f"player_{view.player if view else '?'}"
+        names = {a: view.describe(a) if view is not None else "" for a in legal}
+        if len(legal) == 1:
+            only = legal[0]
+            print(f"{who}: {names[only] or only} (the only legal action: played without asking)",
+                  file=out)
+            return only
         if inp is None or getattr(inp, "closed", False):
             raise EOFError("no standard input to read moves from: the game stops here")
-        legal = [int(a) for a in np.flatnonzero(observation["action_mask"])]
         if view is not None:
             print(view.render_text(), file=out)
-        print(f"Your move, player_{view.player if view else '?'}. Legal actions:", file=out)
-        for a in legal:
-            meaning = view.describe(a) if view is not None else ""
-            print(f"  {a:3d}  {meaning}", file=out)
+        listing = action_listing(legal, names)
+        print(f"Your move, {who}. Legal actions:", file=out)
+        print("\n".join(listing), file=out)
+        hint = "action id or part of its name" if view is not None else "action id"
         while True:
-            print("action id> ", end="", file=out, flush=True)
+            print(f"{hint}> ", end="", file=out, flush=True)
             line = inp.readline()
             if not line:
                 raise EOFError("no more input: the game stops here")
             text = line.strip()
+            if not text:
+                print("\n".join(listing), file=out)
+                continue
             try:
                 action = int(text)
             except ValueError:
-                print(f"'{text}' is not a number; type one of the ids listed above.", file=out)
-                continue
+                action = self._by_name(text, legal, names, out)
+                if action is None:
+                    continue
+                return action
             if action not in legal:
                 print(f"{action} is not legal now; choose one of {legal}.", file=out)
                 continue
             return action
+
+    @staticmethod
+    def _by_name(text: str, legal: list[int], names: dict[int, str], out: TextIO) -> int | None:
+        """The legal action whose name is `text`, else the only one containing it as whole words
+        ('space 3' is not 'space 30'), else the only one containing it at all (any case); None,
+        after saying why, when no name or several names match."""
+        wanted = " ".join(text.lower().split())
+        words = re.compile(rf"(?<!\w){re.escape(wanted)}(?!\w)")
+        found = [a for a in legal if names[a].lower() == wanted]
+        if not found and len(wanted) > 1:
+            found = ([a for a in legal if words.search(names[a].lower())]
+                     or [a for a in legal if wanted in names[a].lower()])
+        if len(found) == 1:
+            print(f"  -> {found[0]}  {names[found[0]]}", file=out)
+            return found[0]
+        if not found:
+            print(f"'{text}' is not a number nor part of a legal action's name; type an id "
+                  "listed above or a few words of its name (an empty line lists them again).",
+                  file=out)
+            return None
+        shown = "; ".join(f"{a}: {names[a]}" for a in found[:6])
+        more = f"; and {len(found) - 6} more" if len(found) > 6 else ""
+        print(f"'{text}' matches {len(found)} legal actions ({shown}{more}); type more of the "
+              "name or the id.", file=out)
+        return None
+
+
+def action_listing(legal: list[int], names: dict[int, str]) -> list[str]:
+    """The legal actions, one a line ('  12  place a farmer on blade 0'); more than LONG_LIST are
+    grouped: a run of actions whose names start with the same words shows those words once, then
+    'id: the rest' packed several to a line (just 'the rest' when it starts with the id)."""
+    if len(legal) <= LONG_LIST:
+        return [f"  {a:3d}  {names[a]}" for a in legal]
+    lines = []
+    for prefix, members in _groups(legal, names):
+        if len(members) == 1:
+            a = members[0][0]
+            lines.append(f"  {a:3d}  {names[a]}")
+            continue
+        lines.append(f"  {prefix} ...")
+        row = ""
+        for a, rest in members:
+            entry = rest if rest.split()[0] == str(a) else f"{a}: {rest}"  # '5 (market)'
+            if row and len(row) + 3 + len(entry) > LINE_WIDTH - 7:
+                lines.append(f"       {row}")
+                row = entry
+            else:
+                row = f"{row}   {entry}" if row else entry
+        lines.append(f"       {row}")
+    return lines
+
+
+def _groups(legal: list[int], names: dict[int, str]) -> list[tuple[str, list[tuple[int, str]]]]:
+    """Consecutive actions whose names share their first words (at least MIN_PREFIX_WORDS, and
+    something after them), as (shared words, [(id, the rest)])."""
+    groups: list[tuple[list[str], list[int]]] = []
+    for a in legal:
+        words = names[a].split()
+        if groups:
+            prefix, members = groups[-1]
+            if len(members) == 1:
+                common = _common(prefix, words)
+                if len(common) >= MIN_PREFIX_WORDS and len(common) < min(len(words),
+                                                                          len(prefix)):
+                    groups[-1] = (common, [*members, a])
+                    continue
+            elif words[:len(prefix)] == prefix and len(words) > len(prefix):
+                members.append(a)
+                continue
+        groups.append((words, [a]))
+    return [(" ".join(prefix), [(a, " ".join(names[a].split()[len(prefix):])) for a in members])
+            for prefix, members in groups]
+
+
+def _common(first: list[str], second: list[str]) -> list[str]:
+    """The words both lists start with."""
+    common = []
+    for x, y in zip(first, second, strict=False):
+        if x != y:
+            break
+        common.append(x)
+    return common

@@ -51,13 +51,14 @@ def render_rgb(state: AlpujarrasState) -> np.ndarray:
     canvas = Canvas(WIDTH, HEIGHT, background=BACKGROUND)
     _title(canvas, state)
     _track(canvas, state)
+    _track_legend(canvas, state, y=208)
     _board(canvas, state)
-    _towns(canvas, state, top=230)
+    _towns(canvas, state, top=258)
     if state.solo:
-        _zakats(canvas, state, top=432)
+        _zakats(canvas, state, top=444)
         _solo_players(canvas, state, top=560)
     else:
-        _goals(canvas, state, top=432)
+        _goals(canvas, state, top=444)
         _players(canvas, state, top=560)
     return canvas.to_array()
 
@@ -99,7 +100,7 @@ def _farmer(canvas: Canvas, x: float, y: float, colour: str, count: int, radius:
     """A farmer disc in a player's colour with a count beside it; returns the x after it."""
     canvas.circle((x + radius, y), radius, fill=colour, outline="white")
     if label:
-        canvas.text((x + radius, y), label, size=10, fill="white", anchor="mm")
+        canvas.text((x + radius, y), label, size=11, fill="white", anchor="mm")
     canvas.text((x + 2 * radius + 2, y), f"{count}", size=13, fill=INK, anchor="lm")
     return x + 2 * radius + 8 + 8 * len(str(count))
 
@@ -120,7 +121,7 @@ def _mule(canvas: Canvas, x: float, y: float, p: int, acting: bool) -> None:
     canvas.circle((x, y), 8, fill=PLAYER_COLOURS[p], outline="#ffcc00" if acting else "white")
     if acting:
         canvas.circle((x, y), 10, fill=None, outline="#ff9900")
-    canvas.text((x, y), str(p), size=10, fill="white", anchor="mm")
+    canvas.text((x, y), str(p), size=11, fill="white", anchor="mm")
 
 
 # --- title ------------------------------------------------------------------------------------
@@ -195,7 +196,7 @@ def _track(canvas: Canvas, state: AlpujarrasState) -> None:
         if space.kind == C.STANDARD and space.icons.place_farmland >= 0:
             fill = FARMLAND_COLOURS[space.icons.place_farmland]
         canvas.rect((x + 1, y, x + width - 2, y + height), fill=fill, outline="#8a8a8a")
-        canvas.text((x + 4, y + 2), str(s), size=10, fill=SOFT_INK)
+        canvas.text((x + 4, y + 2), str(s), size=11, fill=SOFT_INK)
         label = _space_label(space)
         canvas.text((x + width / 2, y + 19), label, size=13 if len(label) < 6 else 11,
                     fill=INK, anchor="mm")
@@ -227,6 +228,23 @@ def _pieces(canvas: Canvas, state: AlpujarrasState, pieces: list[int], cx: float
                 _die(canvas, x, y, state.solo)
 
 
+def _track_legend(canvas: Canvas, state: AlpujarrasState, y: float) -> None:
+    """What the track's icons and names mean, in one or two lines beneath it."""
+    items = [
+        (None, "Track: P place a farmer (P2: two; on a coloured space: in that farmland),"),
+        (None, "M move a farmer,"), (None, "I irrigate,"), (None, "N take a noria,"),
+        (None, "F take a fruit,"), (None, "D take a dirhem;"), (None, "a digit repeats, + joins;"),
+        (None, "end 5:1 sells 5 fruit per dirhem;"),
+        (None, "GO, MA-MD markets, HA-HD harvests, END: segments;"),
+        (lambda c, x, cy: _mule(c, x, cy, 0, False), "a mule by seat"),
+    ]
+    if state.num_pieces > state.num_players:  # the 2-player die or Zara's
+        items[-1] = (items[-1][0], "a mule by seat;")
+        items.append((lambda c, x, cy: _die(c, x, cy, state.solo),
+                      "Zara's die" if state.solo else "the die"))
+    canvas.legend(14, y, items, right=WIDTH - 14, size=12, line_height=17, ink=SOFT_INK, gap=6)
+
+
 # --- the board: farmlands, fields, farmers, channels --------------------------------------------
 
 
@@ -243,7 +261,7 @@ def _polar(r: float, degrees: float) -> tuple[float, float]:
 
 def _board(canvas: Canvas, state: AlpujarrasState) -> None:
     cx, cy = BOARD_CENTRE
-    canvas.text((14, 212), "Farmlands round the water: printed fields (* primary), farmers; "
+    canvas.text((14, 238), "Farmlands round the water: printed fields (* primary), farmers; "
                 "irrigable fields by the channels", size=13, fill=INK)
     for f in range(C.NUM_FARMLANDS):
         a = _angle(f)
@@ -275,7 +293,7 @@ def _channel(canvas: Canvas, state: AlpujarrasState, ch: C.Channel) -> None:
     if ch.dirhem and not filled:
         coin = _polar(mid_r, border)
         canvas.circle(coin, 8, fill="#e8c547", outline="#8a6d00")
-        canvas.text(coin, "1", size=10, fill=INK, anchor="mm")
+        canvas.text(coin, "1", size=11, fill=INK, anchor="mm")
     if ch.field is not None:
         f, slot = ch.field
         side = -1.0 if f == ch.farmlands[0] else 1.0  # towards the field's farmland
@@ -330,8 +348,9 @@ def _farmland(canvas: Canvas, state: AlpujarrasState, f: int) -> None:
 
 
 def _legend(canvas: Canvas, state: AlpujarrasState) -> None:
-    """Fruit colours, the field symbols and the crop bag's composition (its order is hidden)."""
-    y = HEIGHT - 44
+    """Fruit colours, the field and channel symbols and the crop bag's composition (its order is
+    hidden)."""
+    y = HEIGHT - 56
     x = 14
     for t, name in enumerate(C.FRUITS):
         _fruit_disc(canvas, (x + 8, y), t)
@@ -340,20 +359,33 @@ def _legend(canvas: Canvas, state: AlpujarrasState) -> None:
     counts = [0] * C.NUM_FRUITS
     for k in state.bag:
         counts[k] += 1
-    y = HEIGHT - 20
+    y = HEIGHT - 34
     canvas.text((14, y), "crop bag", size=13, fill=INK, anchor="lm")
     x = _fruit_row(canvas, 80, y, counts, show_zero=True, radius=7, gap=20)
-    canvas.text((x + 10, y), "channel: blue irrigated, pale edge open",
-                size=12, fill=SOFT_INK, anchor="lm")
+    canvas.text((x + 10, y), "channel: blue irrigated, pale edge open", size=12, fill=SOFT_INK,
+                anchor="lm")
+
+    def coin(c: Canvas, cx: float, cy: float) -> None:
+        c.circle((cx, cy), 8, fill="#e8c547", outline="#8a6d00")
+        c.text((cx, cy), "1", size=11, fill=INK, anchor="mm")
+
+    def field(c: Canvas, cx: float, cy: float) -> None:
+        c.rect((cx - 7, cy - 7, cx + 7, cy + 7), fill="#f7f2e6", outline="#7d7d7d")
+
+    items = [(coin, "a dirhem for irrigating there;"), (field, "an irrigable field;"),
+             (lambda c, cx, cy: _farmer(c, cx - 7, cy, PLAYER_COLOURS[0], 2, label="0"),
+              "  = 2 farmers of seat 0")]
+    canvas.legend(14, HEIGHT - 12, items, right=RIGHT - 8, size=12, ink=SOFT_INK)
 
 
 # --- right-hand column: towns, cards, players ----------------------------------------------------
 
 
 def _towns(canvas: Canvas, state: AlpujarrasState, top: int) -> None:
-    canvas.text((RIGHT, top - 20), "Towns: delivery tokens (fruit asked), award, farmers in "
-                "town", size=14, fill=INK)
-    row_h = 36
+    heading = "Towns: delivery tokens (number: fruit asked)" + (
+        "" if state.solo else ", award token (dirhems)") + ", farmers in town"
+    canvas.text((RIGHT, top - 20), heading, size=14, fill=INK)
+    row_h = 33
     for w in range(C.NUM_TOWNS):
         y = top + w * row_h + row_h / 2
         canvas.rect((RIGHT, y - row_h / 2 + 2, WIDTH - 14, y + row_h / 2 - 2), fill="#fffaf0",
@@ -367,7 +399,7 @@ def _towns(canvas: Canvas, state: AlpujarrasState, top: int) -> None:
         if not state.towns[w]:
             canvas.text((x, y), "no tokens left", size=12, fill=SOFT_INK, anchor="lm")
         # award token
-        ax = RIGHT + 268
+        ax = RIGHT + 250
         award = state.awards[w]
         if state.solo:
             pass
@@ -375,11 +407,13 @@ def _towns(canvas: Canvas, state: AlpujarrasState, top: int) -> None:
             canvas.text((ax, y), "award gone", size=12, fill=SOFT_INK, anchor="lm")
         else:
             green, red = C.AWARDS[state.award_ids[w]]
-            colour, value = ("#2e9e3e", green) if award == C.AWARD_GREEN else ("#c62828", red)
+            first = award == C.AWARD_GREEN
+            colour, value = ("#2e9e3e", green) if first else ("#c62828", red)
             canvas.circle((ax + 10, y), 10, fill=colour, outline="#333333")
             canvas.text((ax + 10, y), str(value), size=12, fill="white", anchor="mm")
-            canvas.text((ax + 25, y), "award", size=12, fill=SOFT_INK, anchor="lm")
-        x = RIGHT + 350
+            canvas.text((ax + 25, y), "to the first delivery" if first else
+                        "to the second delivery", size=12, fill=SOFT_INK, anchor="lm")
+        x = RIGHT + 420
         for p in range(state.num_players):
             if state.town_farmers[p][w]:
                 x = _farmer(canvas, x, y, PLAYER_COLOURS[p], state.town_farmers[p][w],
@@ -413,7 +447,7 @@ def _goals(canvas: Canvas, state: AlpujarrasState, top: int) -> None:
         for k, p in enumerate(done):
             canvas.circle((x + 14 + 20 * k, top + 84), 8, fill=PLAYER_COLOURS[p],
                           outline="white")
-            canvas.text((x + 14 + 20 * k, top + 84), str(p), size=10, fill="white",
+            canvas.text((x + 14 + 20 * k, top + 84), str(p), size=11, fill="white",
                         anchor="mm")
 
 
@@ -427,7 +461,7 @@ def _zakats(canvas: Canvas, state: AlpujarrasState, top: int) -> None:
         paid = state.zakat_paid[i]
         canvas.rect((x, top, x + card_w, top + 100), fill="#e6e0d4" if paid else "#fffaf0",
                     outline="#7d6f55", width=2)
-        canvas.text((x + 6, top + 6), f"Z{i}" + (" (star)" if state.zakat_star[i] else ""),
+        canvas.text((x + 6, top + 6), f"card {i}" + (" (star)" if state.zakat_star[i] else ""),
                     size=12, fill=INK)
         fx = x + 8
         for t in side.fruits:
@@ -453,7 +487,7 @@ def _holdings(canvas: Canvas, state: AlpujarrasState, p: int, box: tuple[float, 
     acting = p == state.current_player and not state.terminal
     canvas.rect(box, fill="#ffffff", outline=PLAYER_COLOURS[p], width=5 if acting else 2)
     canvas.circle((x0 + 16, y0 + 17), 9, fill=PLAYER_COLOURS[p], outline="white")
-    canvas.text((x0 + 16, y0 + 17), str(p), size=10, fill="white", anchor="mm")
+    canvas.text((x0 + 16, y0 + 17), str(p), size=11, fill="white", anchor="mm")
     canvas.text((x0 + 32, y0 + 17), _player_name(state, p) + ("  (to act)" if acting else ""),
                 size=16, fill=INK, anchor="lm")
     canvas.text((x1 - 10, y0 + 17), f"score {score}", size=18, fill="#8b0000", anchor="rm")
@@ -494,7 +528,7 @@ def _solo_players(canvas: Canvas, state: AlpujarrasState, top: int) -> None:
     x0 = RIGHT + width + 8
     canvas.rect((x0, top, WIDTH - 14, top + 118), fill="#ffffff", outline=ZARA_COLOUR, width=2)
     canvas.circle((x0 + 16, top + 17), 9, fill=ZARA_COLOUR, outline="white")
-    canvas.text((x0 + 16, top + 17), "Z", size=10, fill="white", anchor="mm")
+    canvas.text((x0 + 16, top + 17), "Z", size=11, fill="white", anchor="mm")
     canvas.text((x0 + 32, top + 17), "Zara", size=16, fill=INK, anchor="lm")
     canvas.text((WIDTH - 24, top + 17), f"score {state.zara_score()}", size=18,
                 fill="#8b0000", anchor="rm")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..core.legend import fruit_codes, legend_lines
 from . import components as C
 from . import effects
 from .actions import Phase
@@ -13,9 +14,49 @@ from .goals import zakat_side
 if TYPE_CHECKING:
     from .state import AlpujarrasState
 
+# The fruit codes every game shares (core.legend): apple is Ap and orange R, so that A stays
+# Finca's almond and O its olive.
+FRUIT_CODES = fruit_codes(C.FRUITS)
+LEGEND = (
+    ("Ap Ch L R G", "apple, cherry, lemon, orange, grape (Ch3 = 3 cherries)"),
+    ("P0-P3", "the players (* = to act)"),
+    ("GO MA MB MC MD HA HB HC HD END", "track segments: go, markets A-D, harvests A-D, end"),
+    ("space icons: P", "place a farmer"), ("P2", "place 2 farmers"),
+    ("P:red", "place a farmer in the red farmland"), ("M", "move a farmer"),
+    ("I", "irrigate"), ("N", "take a noria"), ("F", "take a fruit"), ("D", "take a dirhem"),
+    ("F2 D2", "a digit repeats the icon (2 fruit, 2 dirhems)"), ("P+F", "both icons"),
+    ("MARKET", "deliver a token"),
+    ("HARVEST", "harvest and complete a goal"),
+    ("END 5:1", "end space where leftover fruit sells 5 for a dirhem"),
+    ("[P1,die]", "the pieces on a space, rearmost first"),
+    ("fields Ap2", "two apple fields (printed or irrigated)"),
+    ("cherry-4", "a delivery token asking 4 cherries"),
+)
+AWARD_LEGEND = (
+    ("award green 2", "the town's award token: its first delivery earns the green side (2 "
+                      "dirhems), the second the red side (1), then it is gone (-)"),
+    ("cards", "farmers on goal cards"),
+)
+SOLO_LEGEND = (
+    ("Zara-die", "Zara's die on the track"),
+    ("[star]", "a zakat card's harder side"),
+)
+PHASE_TEXT = {
+    Phase.MOVE: "move the mule", Phase.ACTION: "the space's actions",
+    Phase.PLACE_FARMLAND: "place a farmer, which farmland", Phase.MOVE_SOURCE:
+    "move a farmer, from where", Phase.MOVE_TARGET: "move a farmer, to where",
+    Phase.GOAL_FARMER: "a farmer for the goal card", Phase.ZAKAT_FARMER: "a farmer for the zakat",
+    Phase.GAIN_FRUIT: "which fruit to take", Phase.SWAP_RETURN: "noria swap, fruit to return",
+    Phase.SWAP_GAIN: "noria swap, fruit to take", Phase.GAME_OVER: "game over",
+}
 
-def _fruit(counts: list[int]) -> str:
-    return " ".join(f"{C.FRUIT_LETTERS[t]}{n}" for t, n in enumerate(counts))
+
+def fruit_counts(counts: list[int]) -> str:
+    """'Ap0 Ch1 L0 R2 G0': a count for every fruit, by the shared fruit codes."""
+    return " ".join(f"{FRUIT_CODES[t]}{n}" for t, n in enumerate(counts))
+
+
+_fruit = fruit_counts
 
 
 def _piece_name(state: AlpujarrasState, i: int) -> str:
@@ -39,7 +80,7 @@ def render_text(state: AlpujarrasState) -> str:
     if state.terminal:
         head = "game over"
     else:
-        head = f"player_{state.current_player} to act ({Phase(state.phase).name})"
+        head = f"player_{state.current_player} to act ({PHASE_TEXT[Phase(state.phase)]})"
     lines = [f"Alpujarras, {title}, turn {state.turns}, step {state.steps}: {head}"]
     segs = " ".join(C.SEGMENT_NAMES[s] for s in state.layout)
     lines.append(f"Track ({segs}); pieces listed rearmost first on each space:")
@@ -59,7 +100,7 @@ def render_text(state: AlpujarrasState) -> str:
     for f in range(C.NUM_FARMLANDS):
         counts = effects.field_counts(state, f)
         fields = " ".join(
-            f"{C.FRUIT_LETTERS[t]}x{counts[t]}" for t in range(C.NUM_FRUITS) if counts[t]
+            f"{FRUIT_CODES[t]}{counts[t]}" for t in range(C.NUM_FRUITS) if counts[t]
         )
         empty = sum(1 for k in state.fields[f] if k < 0)
         farmers = " ".join(f"P{p}:{state.farmers[p][f]}" for p in range(n))
@@ -72,16 +113,17 @@ def render_text(state: AlpujarrasState) -> str:
             f"  {C.FARMLANDS[f]:<7} primary {C.FRUITS[C.PRIMARY[f]]:<7} fields {fields}"
             f" (+{empty} empty) | {farmers}{extra}"
         )
-    lines.append("Towns (tokens fruit-value; award; farmers in town):")
+    lines.append("Towns (tokens fruit-value; award; farmers in town):" if not state.solo
+                 else "Towns (tokens fruit-value; farmers in town):")
     award_text = {C.AWARD_GREEN: "green", C.AWARD_RED: "red", C.AWARD_GONE: "-"}
     for w in range(C.NUM_TOWNS):
         toks = " ".join(C.token_label(t) for t in state.towns[w]) or "(none)"
         award = state.awards[w]
         green, red = C.AWARDS[state.award_ids[w]]
-        reward = {C.AWARD_GREEN: f"{green}", C.AWARD_RED: f"{red}"}.get(award, "")
+        reward = {C.AWARD_GREEN: f" {green}", C.AWARD_RED: f" {red}"}.get(award, "")
         farmers = " ".join(f"P{p}:{state.town_farmers[p][w]}" for p in range(n))
-        lines.append(f"  {C.FARMLANDS[w]:<7} {toks} | award {award_text[award]} {reward} | "
-                     f"{farmers}")
+        award_part = "" if state.solo else f" | award {award_text[award]}{reward}"
+        lines.append(f"  {C.FARMLANDS[w]:<7} {toks}{award_part} | {farmers}")
     filled = [str(c) for c in range(C.NUM_CHANNELS) if state.channels[c]]
     lines.append(
         f"Channels filled: {', '.join(filled) or 'none'} | crop bag {_fruit(_bag(state))}"
@@ -90,8 +132,9 @@ def render_text(state: AlpujarrasState) -> str:
         cards = []
         for i in range(C.NUM_ZAKAT_CARDS):
             mark = "paid" if state.zakat_paid[i] else ("star" if state.zakat_star[i] else "plain")
-            cards.append(f"Z{i} [{mark}] {zakat_side(state, i).label()}")
-        lines.append("Zakat cards: " + "; ".join(cards))
+            cards.append(f"  card {i} [{mark}]: {zakat_side(state, i).label()}")
+        lines.append("Zakat cards:")
+        lines.extend(cards)
         lines.append(
             f"Zara: supply {state.zara_supply}, dirhems {state.zara_dirhems}, tokens "
             f"{' '.join(C.token_label(t) for t in state.zara_tokens) or '-'}, score "
@@ -102,16 +145,18 @@ def render_text(state: AlpujarrasState) -> str:
         for i in range(C.NUM_GOAL_CARDS):
             goal = C.card_goal(i, state.goal_sides[i])
             done = ",".join(f"P{p}" for p in range(n) if state.goals_done[p][i]) or "-"
-            goals.append(f"G{i} {C.GOALS[goal]} +{C.GOAL_REWARDS[goal]} [{done}]")
-        lines.append("Goals: " + "; ".join(goals))
+            goals.append(f"  card {i}: {C.GOALS[goal]}, +{C.GOAL_REWARDS[goal]} dirhems [{done}]")
+        lines.append("Goal cards (reward [players who completed it]):")
+        lines.extend(goals)
     lines.append("Players (* acts):")
     for p in range(n):
         mark = "*" if p == state.current_player and not state.terminal else " "
         toks = " ".join(C.token_label(t) for t in state.tokens[p]) or "-"
+        cards = "" if state.solo else f" | cards {state.card_farmers[p]}"
         lines.append(
             f" {mark}P{p}: fruit {_fruit(state.fruit[p])} | norias {state.norias[p]} | dirhems "
             f"{state.dirhems[p]} | supply {state.supply[p]} | towns "
-            f"{sum(state.town_farmers[p])} | cards {state.card_farmers[p]} | tokens {toks} | "
+            f"{sum(state.town_farmers[p])}{cards} | tokens {toks} | "
             f"score {effects.score(state, p)}"
         )
     if not state.terminal and state.phase != Phase.MOVE:
@@ -122,6 +167,7 @@ def render_text(state: AlpujarrasState) -> str:
             lines.append(f"Result: {result}")
         else:
             lines.append("Winner: " + ", ".join(f"P{w}" for w in state.winners()))
+    lines.extend(legend_lines(LEGEND + (SOLO_LEGEND if state.solo else AWARD_LEGEND)))
     return "\n".join(lines)
 
 

@@ -175,8 +175,10 @@ class AlpujarrasState(GameState):
         return describe(self, action)
 
     def summary(self, player: int) -> str:
-        """One line of what `player` holds (for transcripts)."""
-        fruit = " ".join(f"{C.FRUIT_LETTERS[t]}{n}" for t, n in enumerate(self.fruit[player]))
+        """One line of what `player` holds (for transcripts), fruit by the shared fruit codes."""
+        from .render import fruit_counts
+
+        fruit = fruit_counts(self.fruit[player])
         text = (
             f"P{player} fruit {fruit} norias {self.norias[player]} dirhems "
             f"{self.dirhems[player]} tokens {len(self.tokens[player])} "

@@ -12,6 +12,10 @@ import numpy as np
 
 from .errors import HuertaError
 
+# The smallest text a picture draws, in pixels at scale 1: a replay GIF stays readable (text of at
+# least 11 px) at its default scale of 1, and at a scale s when s x the smallest size used >= 11.
+MIN_TEXT_PX = 11
+
 
 def _pil() -> Any:
     try:
@@ -41,11 +45,36 @@ class Canvas:
         image, image_draw, _ = _pil()
         self.image = image.new("RGB", (width, height), background)
         self.draw = image_draw.Draw(self.image)
+        self.smallest_text: int | None = None  # the smallest font size drawn so far
 
     def text(self, xy, text: str, size: int = 14, fill: str = "black", anchor: str = "la",
              stroke: str | None = None) -> None:
         kwargs = {"stroke_width": 2, "stroke_fill": stroke} if stroke else {}
         self.draw.text(tuple(xy), text, fill=fill, font=font(size), anchor=anchor, **kwargs)
+        if text.strip():
+            self.smallest_text = size if self.smallest_text is None else min(
+                self.smallest_text, size)
+
+    def text_width(self, text: str, size: int = 14) -> float:
+        """How wide `text` is drawn at `size` pixels."""
+        return float(font(size).getlength(text))
+
+    def legend(self, x: float, y: float, items, right: float, size: int = 13,
+               line_height: int = 20, ink: str = "#222222", gap: int = 14) -> float:
+        """Flow legend items left to right from (x, y), wrapping before `right`; an item is
+        (symbol, text) where `symbol` is None or a callable drawing a symbol centred at the point
+        it gets (a 16-px square is left for it). Returns the y of the last row."""
+        left = x
+        for symbol, text in items:
+            width = (20 if symbol else 0) + self.text_width(text, size)
+            if x > left and x + width > right:
+                x, y = left, y + line_height
+            if symbol:
+                symbol(self, x + 8, y)
+                x += 20
+            self.text((x, y), text, size=size, fill=ink, anchor="lm")
+            x += self.text_width(text, size) + gap
+        return y
 
     def circle(self, centre, radius: float, fill: str, outline: str | None = None) -> None:
         x, y = centre

@@ -18,6 +18,7 @@ from ..core.pictures import Canvas
 from . import components as C
 from .actions import STAGE_ZONE, Decision, Stage
 from .farm import farm_items
+from .render import decision_text, stage_text
 
 if TYPE_CHECKING:
     from .state import MiTierraState
@@ -33,13 +34,6 @@ GOOD_COLOURS = (
 )
 TILE_COLOURS = ("#e9e2cf", "#e8837a", "#ead27a", "#b48ac7", "#a1887f", "#8d6e63")
 TILE_TEXT = ("", "apple", "wheat", "grape", "barn 2", "barn 3")
-STAGE_TEXT = {
-    Stage.TURN_ORDER: "phase 1: turn order", Stage.UPKEEP: "phase 2: upkeep",
-    Stage.MARKET_MAINTENANCE: "phase 2: market maintenance", Stage.PLACEMENT: "phase 3: placement",
-    Stage.FARMS: "step 13: farms", Stage.EST_MARKET: "step 14: Established market",
-    Stage.BLACK_MARKET: "step 15: Black Market", Stage.LOWER_ROAD: "step 16: lower road",
-    Stage.GAME_OVER: "game over",
-}
 # The board zones drawn in the left block, in activation order, as (zone, column, row).
 ZONE_GRID = (
     (C.Z_FOREST, 0, 0), (C.Z_SHEEP, 1, 0), (C.Z_SQUARE, 2, 0),
@@ -126,46 +120,13 @@ def _title(canvas: Canvas, state: MiTierraState) -> None:
         head = (f"Mi Tierra, {n} players: game over after round {state.round}. "
                 f"{'Shared victory' if len(state.winners()) > 1 else 'Winner'}: {winners}")
     else:
-        stage = Stage(state.stage)
-        where = STAGE_TEXT.get(stage)
-        if where is None:  # activation steps 1-12 follow the stages in order
-            where = f"step {stage - Stage.FOREST + 1}: {C.ZONES[STAGE_ZONE[stage]].name}"
+        where = stage_text(state)
         who = ("a die roll is pending" if state.chance_pending else
-               f"player_{state.current_player} to act ({_decision_text(state)})")
+               f"player_{state.current_player} to act ({decision_text(state)})")
         head = f"Mi Tierra, {n} players, round {state.round}, {where}: {who}"
     canvas.text((14, 10), head, size=21, fill=INK)
     order = "  ".join(f"{k + 1}. player_{p}" for k, p in enumerate(state.order))
     canvas.text((14, 44), f"Turn order: {order}", size=15, fill=INK)
-
-
-def _decision_text(state: MiTierraState) -> str:
-    d = Decision(state.decision)
-    p = state.current_player
-    if d == Decision.MARKET_SALE:
-        units = " ".join(f"{n} {C.GOODS[g]}" for g, n in enumerate(state.sale_units) if n)
-        return f"a sale, so far: {units or 'nothing'}"
-    if d == Decision.TILE and state.pending_tile >= 0:
-        return f"where to put a new {C.TILE_NAMES[state.pending_tile]}"
-    if d == Decision.DEVELOPMENT:
-        return f"a development card for ${state.dev_cost}"
-    if d == Decision.UPKEEP:
-        due = max(0, state.owned[p] - C.FREE_WORKERS) * C.UPKEEP_PER_EXTRA
-        return f"upkeep ${due} or release a worker"
-    if d == Decision.REROLL:
-        return f"rolled {state.die_face}: keep it or re-roll (Studies)"
-    if d == Decision.CLOCK_ORDER:
-        return "reordering the market pile"
-    return _DECISION_WORDS.get(d, d.name.lower().replace("_", " "))
-
-
-_DECISION_WORDS = {
-    Decision.PLACE: "place a worker", Decision.FOREST_PAIR: "the pair picks a barnyard",
-    Decision.CROPS_PAIR: "the pair picks a field", Decision.ANIMAL_PRODUCTS: "use the factory?",
-    Decision.BAKERY: "bake a cake?", Decision.FLOUR_WINE: "make flour or wine?",
-    Decision.CLOTH: "make cloth?", Decision.MILL: "use the Mill?",
-    Decision.WINE_CELLAR: "use the Wine Cellar?", Decision.MARKET_TURN: "a market turn",
-    Decision.BLACK_MARKET: "at the Black Market",
-}
 
 
 # --- the board ---------------------------------------------------------------------------------
@@ -209,26 +170,28 @@ def _zones(canvas: Canvas, state: MiTierraState, left: int, top: int) -> None:
         _worker(canvas, (bx + 22 + 26 * k, y + 42), p)
     if not state.bm_workers:
         canvas.text((bx + 10, y + 42), "no worker", size=13, fill=SOFT, anchor="lm")
-    # the chart of the Black Market
-    y += box_h + 8
+    # the chart of the Black Market, which names every good's chip
+    y += box_h + 6
     inflation = state.event_in_force() == C.INFLATION
-    canvas.text((left, y), "Black Market pays / sells for:", size=13, fill=INK)
-    x = left + 196
+    canvas.text((left, y), "Black Market: the bank pays / sells for, per unit (goods by code)",
+                size=13, fill=INK)
+    col_w = (2 * box_w + 6 + box_w + 6) / 4
     for g in range(C.NUM_GOODS):
         buy = C.BM_BUY[g]
         sell = C.bm_price(g, False, inflation)
         price = f"{sell}/{C.bm_price(g, True, inflation)}" if buy is not None else f"{sell}"
-        if g == 6:
-            x, y = left + 196, y + 22
-        x = _price_chip(canvas, x, y + 8, g, price)
+        row, col = divmod(g, 4)
+        _price_chip(canvas, left + col * col_w, y + 30 + 21 * row, g, price)
 
 
 def _price_chip(canvas: Canvas, x: float, y: float, good: int, price: str) -> float:
+    """A good's chip, its name and its Black Market prices; returns the x after them."""
     fill = GOOD_COLOURS[good]
     canvas.rect((x, y - 9, x + 22, y + 9), fill=fill, outline="#6b6b6b")
     canvas.text((x + 11, y), C.GOOD_ABBREV[good], size=11, fill=_text_colour(fill), anchor="mm")
-    canvas.text((x + 25, y), price, size=12, fill=INK, anchor="lm")
-    return x + 32 + 7 * len(price)
+    text = f"{C.GOODS[good]} {price}"
+    canvas.text((x + 26, y), text, size=12, fill=INK, anchor="lm")
+    return x + 34 + canvas.text_width(text, 12)
 
 
 def _developments(canvas: Canvas, state: MiTierraState, left: int, top: int) -> None:
@@ -350,14 +313,14 @@ def _market_card(canvas: Canvas, x: float, y: float, card_id: int, label: str,
 def _markets(canvas: Canvas, state: MiTierraState, left: int, top: int) -> None:
     inflation = state.event_in_force() == C.INFLATION
     selling = state.sale_slot if state.decision == Decision.MARKET_SALE else -1
-    canvas.text((left, top - 4), "Established markets (one per player; sold cards are "
+    canvas.text((left, top - 4), "Established markets E0-E3 (card code; sold cards are "
                 "replaced)", size=15, fill=INK)
     for m, card in enumerate(state.est):
         col, row = m % 4, m // 4
         _market_card(canvas, left + col * 134, top + 20 + row * 80, card, f"E{m}", inflation,
                      selling == m)
     y = top + 20 + 80 * ((len(state.est) + 3) // 4) + 14
-    canvas.text((left, y), "Closing markets (still sold to this round, then discarded)",
+    canvas.text((left, y), "Closing markets C0-C3 (still sold to this round, then discarded)",
                 size=15, fill=INK)
     for m, card in enumerate(state.closing):
         _market_card(canvas, left + m * 134, y + 24, card, f"C{m}", inflation, selling == 4 + m)
@@ -381,7 +344,7 @@ def _context(canvas: Canvas, state: MiTierraState, left: int, top: int) -> None:
     else:
         p = state.current_player
         d = Decision(state.decision)
-        lines.append(f"player_{p}: {_decision_text(state)}")
+        lines.append(f"player_{p}: {decision_text(state)}")
         if state.die_face and Stage.FOREST <= state.stage <= Stage.HENHOUSE:
             lines.append(f"die rolled: {state.die_face}")
         if d == Decision.MARKET_SALE and state.sale_slot >= 0:
@@ -397,6 +360,8 @@ def _context(canvas: Canvas, state: MiTierraState, left: int, top: int) -> None:
         canvas.text((left + 12, top + 32 + 21 * k), line, size=14, fill=INK)
     y = top + 150
     x = left + 12
+    canvas.text((x, y - 34), "farm cells are numbered 0-11 as the CELL_k actions name them",
+                size=12, fill=SOFT)
     canvas.text((x, y), "farm:", size=13, fill=INK, anchor="lm")
     x += 40
     for tile in range(1, len(TILE_TEXT)):
@@ -485,6 +450,8 @@ def _farm(canvas: Canvas, state: MiTierraState, p: int, x0: float, y0: float,
                         fill="white", anchor="mm")
         if state.farm_workers[p][c]:
             _worker(canvas, (x + (cell_w - 3) / 2, y + 25), p, radius=7)
+        number = SOFT if tile == C.EMPTY else _text_colour(TILE_COLOURS[tile])
+        canvas.text((x + 3, y + cell_h - 5), str(c), size=11, fill=number, anchor="ld")
     hx = x0 + C.FARM_COLS * cell_w + 6
     canvas.rect((hx, y0, hx + 66, y0 + 3 * cell_h - 3), fill="#fbeed3", outline="#6b6b6b")
     canvas.text((hx + 33, y0 + 14), "henhouse", size=12, fill=INK, anchor="mm")
