@@ -176,7 +176,7 @@ class _Progress:
 def _demo(args: argparse.Namespace) -> int:
     spec, counts = _game_and_counts(args.game, args.players)
     for n in counts:  # every count and line-up checked before the first game
-        _agent_codes(args.agents, n)
+        _seated_codes(args.agents, n)
     if args.records:
         Path(args.records).mkdir(parents=True, exist_ok=True)
     print(
@@ -185,7 +185,7 @@ def _demo(args: argparse.Namespace) -> int:
     )
     summaries = []
     for n in counts:
-        codes = _agent_codes(args.agents, n)
+        codes = _seated_codes(args.agents, n)
         summaries.append(
             play_batch(
                 spec.name, n, codes, games=args.games, seed=args.seed,
@@ -194,6 +194,18 @@ def _demo(args: argparse.Namespace) -> int:
         )
     print(results_table(summaries))
     return 0
+
+
+def _seated_codes(spec: str, n: int) -> list[str]:
+    """demo's line-up for n seats: the listed agents in turn, repeated when there are more seats
+    than agents (`random,heuristic` with 3 players seats random, heuristic, random); more agents
+    than seats is refused."""
+    codes = [c.strip() for c in spec.split(",") if c.strip()]
+    if not codes:
+        raise HuertaError("--agents lists no agent")
+    if len(codes) > n:
+        raise HuertaError(f"--agents lists {len(codes)} agents for {n} players; give at most {n}")
+    return [codes[k % len(codes)] for k in range(n)]
 
 
 def _agent_codes(spec: str, n: int) -> list[str]:
@@ -451,7 +463,9 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--players", type=_players, nargs="+", default=None,
                       help="player counts (default 2 3 4; alpujarras-solo: 1)")
     demo.add_argument("--agents", default="random",
-                      help="comma-separated agent codes, one per seat or one for all")
+                      help="comma-separated agent codes seated in turn, repeated when there "
+                      "are more seats (random,heuristic with 3 players: random, heuristic, "
+                      "random)")
     demo.add_argument("--seed", type=SEED, default=0, help="seed of the first game")
     demo.add_argument("--records", help="folder to save every game record (JSON) in")
     demo.set_defaults(func=_demo)

@@ -135,23 +135,37 @@ def _progress(iterable, desc: str):
 
 
 def results_table(summaries: list[BatchSummary]) -> str:
-    """A text table: per player count and agent, win rate, mean score; per batch, game length."""
-    header = (
-        f"{'game':<8} {'players':>7} {'agent':<12} {'games':>6} {'win %':>7} {'mean score':>11} "
-        f"{'seat 1 win %':>13} {'mean steps':>11} {'shared':>7}"
-    )
-    lines = [header, "-" * len(header)]
+    """A text table: per player count and agent, win rate, mean score; per batch, game length.
+    The game and agent columns are as wide as their longest entry; the solo Alpujarras game is
+    labelled `alpujarras-solo`. A line under the table says what the columns mean."""
+    from huerta.envs.core.registry import game_label
+
+    rows = []
     for s in summaries:
         for i, code in enumerate(s.agents):
             name = f"{code}#{i + 1}" if s.agents.count(code) > 1 else code
-            win = 100.0 * s.wins[i] / max(s.games, 1)
-            mean = float(np.mean(s.scores[i])) if s.scores[i] else 0.0
-            first = i == 0
-            seat1 = f"{100.0 * s.seat_wins[0] / max(s.games, 1):13.1f}" if first else " " * 13
-            steps = f"{float(np.mean(s.lengths)):11.0f}" if first else " " * 11
-            shared = f"{s.shared:7d}" if first else " " * 7
-            lines.append(
-                f"{s.game if first else '':<8} {s.num_players if first else '':>7} {name:<12} "
-                f"{s.games:6d} {win:7.1f} {mean:11.1f} {seat1} {steps} {shared}"
-            )
+            rows.append((s, i, name))
+    game_w = max([4, *(len(game_label(s.game, s.num_players)) for s in summaries)])
+    agent_w = max([5, *(len(name) for _, _, name in rows)])
+    header = (
+        f"{'game':<{game_w}} {'players':>7} {'agent':<{agent_w}} {'games':>6} {'win %':>7} "
+        f"{'mean score':>11} {'seat 1 win %':>13} {'mean steps':>11} {'shared':>7}"
+    )
+    lines = [header, "-" * len(header)]
+    for s, i, name in rows:
+        win = 100.0 * s.wins[i] / max(s.games, 1)
+        mean = float(np.mean(s.scores[i])) if s.scores[i] else 0.0
+        first = i == 0
+        label = game_label(s.game, s.num_players) if first else ""
+        seat1 = f"{100.0 * s.seat_wins[0] / max(s.games, 1):13.1f}" if first else " " * 13
+        steps = f"{float(np.mean(s.lengths)):11.0f}" if first else " " * 11
+        shared = f"{s.shared:7d}" if first else " " * 7
+        lines.append(
+            f"{label:<{game_w}} {s.num_players if first else '':>7} {name:<{agent_w}} "
+            f"{s.games:6d} {win:7.1f} {mean:11.1f} {seat1} {steps} {shared}"
+        )
+    lines.append(
+        "win %: games won (a shared victory counts 1/k); seat 1 win %: games won by whoever sat "
+        "first; mean steps: agent steps per game; shared: games with a shared victory"
+    )
     return "\n".join(lines)

@@ -18,6 +18,7 @@ from gymnasium import spaces
 
 from .errors import CallOrderError, IllegalActionError, InvalidConfigError
 from .policies import make_policy, policy_action
+from .records import GameRecord
 from .registry import get_game
 from .rewards import check_reward_mode
 from .seeding import draw_seed
@@ -106,6 +107,7 @@ class SingleAgentEnv(gymnasium.Env):
         )
         self.action_space = spaces.Discrete(self.game_spec.num_actions)
         self.game = None
+        self.record: GameRecord | None = None  # the current episode's record, made by reset()
         self.learner_seat = 0
         self.seat_policies: list[Any] = []
         self._obs = np.zeros(self.game_spec.observation_size, dtype=np.float32)
@@ -139,8 +141,12 @@ class SingleAgentEnv(gymnasium.Env):
         for policy in self.opponents:
             if hasattr(policy, "reset"):
                 policy.reset(seed=draw_seed(rng))
-        self.game = self.game_spec.new_game(
-            self.num_players, seed=draw_seed(rng), **self.game_options
+        game_seed = draw_seed(rng)
+        self.game = self.game_spec.new_game(self.num_players, seed=game_seed, **self.game_options)
+        # the episode's game record, every seat's actions included: save() it, `huerta replay` it
+        self.record = GameRecord(
+            game=self.game_spec.name, num_players=self.num_players, seed=game_seed,
+            options=dict(self.game_options),
         )
         others = iter(self.opponents)
         self.seat_policies = [
@@ -148,6 +154,8 @@ class SingleAgentEnv(gymnasium.Env):
         ]
         self._play_opponents()
         self._potential = self._margin_potential()
+        if self.game.is_terminal:
+            self.record.final_scores = list(self.game.scores())
         return self._observation(), self._info()
 
     def _draw_opponents(self, rng: np.random.Generator) -> None:
@@ -181,12 +189,15 @@ class SingleAgentEnv(gymnasium.Env):
             try:
                 game.apply(action)
             except IllegalActionError as exc:
-                self._ended_illegally = True
+                self._ended_illegally = True  # the refused action is not part of the record
                 info = self._info()
                 info["illegal_action"] = str(exc)
                 return self._observation(), float(self.illegal_action_penalty), True, False, info
+        self.record.actions.append(action)
         self._play_opponents()
         terminated = game.is_terminal
+        if terminated:
+            self.record.final_scores = list(game.scores())
         truncated = not terminated and game.steps >= self.max_steps
         reward = 0.0
         if terminated:
@@ -233,7 +244,9 @@ class SingleAgentEnv(gymnasium.Env):
                 "observation": game.observe(seat),
                 "action_mask": game.legal_mask().astype(np.int8),
             }
-            game.apply(policy_action(self.seat_policies[seat], game, seat, obs))
+            action = policy_action(self.seat_policies[seat], game, seat, obs)
+            game.apply(action)
+            self.record.actions.append(action)
 
     def _observation(self) -> np.ndarray:
         return self.game.observe(self.learner_seat, self._obs).copy()
