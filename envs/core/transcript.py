@@ -51,13 +51,16 @@ def transcript(record: GameRecord, boards: bool = False) -> str:
     return "\n".join(transcript_lines(record, boards)) + "\n"
 
 
-def random_record(game: str, num_players: int, seed: int, **options) -> GameRecord:
-    """A complete game of uniformly random legal moves (the actions drawn from `seed` too)."""
+def random_record(
+    game: str, num_players: int, seed: int, action_seed: int | None = None, **options
+) -> GameRecord:
+    """A complete game of uniformly random legal moves, the moves drawn from `action_seed`
+    (by default `seed + 1`, so one seed fixes the whole game)."""
     from .registry import get_game
 
     spec = get_game(game)
     state = spec.new_game(num_players, seed=seed, **options)
-    rng = np.random.default_rng(seed + 1)
+    rng = np.random.default_rng(seed + 1 if action_seed is None else action_seed)
     record = GameRecord(game=spec.name, num_players=num_players, seed=seed, options=options)
     while not state.is_terminal and state.steps < spec.default_max_steps:
         legal = np.flatnonzero(state.legal_mask())

@@ -9,11 +9,10 @@ from __future__ import annotations
 
 import math
 import re
-from decimal import Decimal
-from fractions import Fraction
 
 import numpy as np
 import pytest
+from action_values import BAD_ACTIONS, GOOD_ACTIONS
 from contract_games import CASES, cases
 
 import huerta.envs.core as core
@@ -109,34 +108,6 @@ def test_game_seeds_and_record_seeds_share_one_bound():
 
 
 # --- 2. what an engine's apply takes --------------------------------------------------------------
-# values that are not an action, built from a legal id `a` so that a coercion would play it
-BAD_ACTIONS = {
-    "str": lambda a: str(a),
-    "bytes": lambda a: str(a).encode(),
-    "float": lambda a: float(a),
-    "float-fraction": lambda a: a + 0.9,
-    "inf": lambda a: math.inf,
-    "nan": lambda a: math.nan,
-    "True": lambda a: True,
-    "False": lambda a: False,
-    "Fraction": lambda a: Fraction(a),
-    "Decimal": lambda a: Decimal(a),
-    "list": lambda a: [a],
-    "array-1d": lambda a: np.array([a]),
-    "array-0d-float": lambda a: np.array(float(a)),
-    "np.float64": lambda a: np.float64(a),
-    "np.bool_": lambda a: np.bool_(True),
-    "None": lambda a: None,
-}
-
-# what an action may be: a Python int, a numpy integer scalar, a 0-d integer array
-GOOD_ACTIONS = {
-    "np.int64": lambda a: np.int64(a),
-    "np.int8": lambda a: np.int8(a),
-    "np.uint16": lambda a: np.uint16(a),
-    "array-0d-int": lambda a: np.array(a),
-}
-
 def _engine_params(values):
     return [
         pytest.param(c, name, id=f"{c.id}-{name}") for c in CASES for name in values

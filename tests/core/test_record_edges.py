@@ -12,7 +12,6 @@ import json
 import re
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from huerta.envs.core import records
@@ -25,23 +24,15 @@ from huerta.envs.core.records import (
     parse_json,
     replay,
 )
-from huerta.envs.core.registry import game_names, get_game
+from huerta.envs.core.registry import game_names
+from huerta.envs.core.transcript import random_record
 
 DOCS_RECORD = Path(__file__).resolve().parents[2] / "docs" / "finca_heuristic_game.json"
 
 
 def played(game: str, seed: int, action_seed: int, players: int = 2) -> GameRecord:
     """A complete game of random legal moves, the moves drawn from `action_seed`."""
-    spec = get_game(game)
-    state = spec.new_game(players, seed=seed)
-    rng = np.random.default_rng(action_seed)
-    record = GameRecord(game=spec.name, num_players=players, seed=seed)
-    while not state.is_terminal and state.steps < spec.default_max_steps:
-        action = int(rng.choice(np.flatnonzero(state.legal_mask())))
-        state.apply(action)
-        record.actions.append(action)
-    record.final_scores = state.scores()
-    return record
+    return random_record(game, players, seed, action_seed=action_seed)
 
 
 @pytest.fixture(scope="module", params=game_names())

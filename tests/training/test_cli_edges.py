@@ -14,12 +14,12 @@ import sys
 import zipfile
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from huerta.envs.core.errors import CorruptRecordError
 from huerta.envs.core.records import GameRecord, replay
 from huerta.envs.core.registry import game_names, get_game
+from huerta.envs.core.transcript import random_record
 from huerta.training import cli
 from huerta.training.cli import main
 
@@ -46,16 +46,7 @@ def one_error_line(err: str, command: str) -> str:
 
 
 def random_game(game: str, seed: int, action_seed: int) -> GameRecord:
-    spec = get_game(game)
-    state = spec.new_game(2, seed=seed)
-    rng = np.random.default_rng(action_seed)
-    record = GameRecord(game=spec.name, num_players=2, seed=seed)
-    while not state.is_terminal and state.steps < spec.default_max_steps:
-        action = int(rng.choice(np.flatnonzero(state.legal_mask())))
-        state.apply(action)
-        record.actions.append(action)
-    record.final_scores = state.scores()
-    return record
+    return random_record(game, 2, seed, action_seed=action_seed)
 
 
 @pytest.fixture
