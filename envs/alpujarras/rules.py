@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..core.errors import IllegalActionError
+from ..core.validation import check_action
 from . import components as C
 from . import effects, turns
 from .actions import (
@@ -300,10 +301,8 @@ def _action_mask(state: AlpujarrasState, p: int, m: memoryview) -> None:
 
 def apply(state: AlpujarrasState, action: int) -> None:
     """Carry out `action` for the current player, or raise `IllegalActionError` (no change)."""
-    try:
-        action = int(action)
-    except (TypeError, ValueError):
-        raise IllegalActionError(action, f"actions are integer ids 0-{N_ACTIONS - 1}") from None
+    if type(action) is not int:  # numpy integers pass; bools, floats, strings... are refused
+        action = check_action(action, N_ACTIONS)
     if state._mask_version != state.version:  # state.legal_mask(), inlined
         write_legal_mask(state, state._mask)
         state._mask_version = state.version

@@ -16,7 +16,6 @@ import numpy as np
 
 from ..core.engine import GameState
 from ..core.errors import CorruptRecordError
-from ..core.validation import check_action
 from . import components as C
 from . import effects, observation, rules
 from .actions import N_ACTIONS
@@ -115,11 +114,8 @@ class AlpujarrasState(GameState):
             self._mask_version = self.version
         return self._mask
 
-    def apply(self, action: int) -> None:
-        """Carry out `action` (rules.apply) or raise `IllegalActionError` (no change)."""
-        if type(action) is not int:  # numpy integers become ints; a bool, float, str... raises
-            action = check_action(action, N_ACTIONS)
-        rules.apply(self, action)
+    # rules.apply(state, action): carry out `action` or raise IllegalActionError (bound directly)
+    apply = rules.apply
 
     def scores(self) -> list[int]:
         """ALP-66 per seat; in the solo game the one player's score (Zara's is `zara_score`)."""

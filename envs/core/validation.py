@@ -60,13 +60,15 @@ def check_action(action: object, num_actions: int) -> int:
         return int(action)
     if isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu":
         return int(action)
-    error = IllegalActionError(
-        short_repr(action),
-        f"actions are integer ids 0-{num_actions - 1} ({ACTION_KINDS})",
-        value_kind(action),
-    )
+    raise _refused_value(action, f"actions are integer ids 0-{num_actions - 1} ({ACTION_KINDS})")
+
+
+def _refused_value(action: object, reason: str) -> IllegalActionError:
+    """The error for a value that cannot be played: named by its short repr and its type, with
+    the value itself kept as `error.action`."""
+    error = IllegalActionError(short_repr(action), reason, value_kind(action))
     error.action = action
-    raise error
+    return error
 
 
 class UnknownAgentError(HuertaError, KeyError):
@@ -89,13 +91,10 @@ def unknown_agent(agent: object, agents: Collection[str]) -> UnknownAgentError:
 def check_dead_action(action: object, agent: str) -> None:
     """A done (terminated or truncated) agent's step takes `None` only, as PettingZoo asks."""
     if action is not None:
-        error = IllegalActionError(
-            short_repr(action),
+        raise _refused_value(
+            action,
             f"{agent} is done (terminated or truncated); step(None) is its only valid action",
-            value_kind(action),
         )
-        error.action = action
-        raise error
 
 
 def check_seed(seed: object, name: str = "seed", generators: bool = False) -> Any:

@@ -11,12 +11,14 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..core.errors import IllegalActionError
+from ..core.validation import check_action
 from . import components as C
 from .actions import (
     COMM0,
     CONFIRM,
     DELIVER,
     FRUIT0,
+    N_ACTIONS,
     PLAY_ACTIONS,
     PLAY_DOUBLE,
     PLAY_GUST,
@@ -203,10 +205,8 @@ def _pending_options(state: FincaState) -> list[tuple[int, int]]:
 
 def apply(state: FincaState, action: int) -> None:
     """Carry out `action` for the current player, or raise `IllegalActionError` (no change)."""
-    try:
-        action = int(action)
-    except (TypeError, ValueError):
-        raise IllegalActionError(action, "actions are integer ids 0-33") from None
+    if type(action) is not int:  # numpy integers pass; bools, floats, strings... are refused
+        action = check_action(action, N_ACTIONS)
     mask = state.legal_mask()
     if not 0 <= action < len(mask) or not mask[action]:
         raise IllegalActionError(action, why_illegal(state, action), _safe_name(state, action))

@@ -13,7 +13,6 @@ import numpy as np
 
 from ..core.engine import GameState
 from ..core.errors import CorruptRecordError
-from ..core.validation import check_action
 from . import components as C
 from . import rules
 from .actions import N_ACTIONS
@@ -91,8 +90,6 @@ class FincaState(GameState):
         return self._mask8.copy()
 
     def apply(self, action: int) -> None:
-        if type(action) is not int:  # numpy integers become ints; a bool, float, str... raises
-            action = check_action(action, N_ACTIONS)
         rules.apply(self, action)
 
     def scores(self) -> list[int]:
