@@ -1,10 +1,11 @@
-# The README's two commands: `make run` (set up + main job) and `make test` (set up + tests).
+# The README's two commands: `make run` (set up + main job) and `make test` (set up + tests);
+# `make docs` builds the documentation site into site/ (warnings are errors, links checked).
 VENV ?= .venv
 PY := $(VENV)/bin/python
 PIP := $(PY) -m pip
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-full lint bench setup clean
+.PHONY: run test test-full lint bench docs setup clean
 
 setup: $(STAMP)
 
@@ -12,7 +13,7 @@ $(STAMP): pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
 	$(PIP) install --quiet --upgrade pip
 	$(PIP) install --quiet "torch==2.13.0"
-	$(PIP) install --quiet -e ".[train,dev]"
+	$(PIP) install --quiet -e ".[train,dev,docs]"
 	touch $(STAMP)
 
 run: $(STAMP)
@@ -26,8 +27,12 @@ test: $(STAMP)
 test-full: $(STAMP)
 	HUERTA_FULL=1 $(PY) -m pytest -q -n 2 tests
 
+docs: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict --quiet
+	$(PY) scripts/check_site_links.py site
+
 bench: $(STAMP)
 	$(VENV)/bin/huerta bench
 
 clean:
-	rm -rf $(VENV) build dist *.egg-info
+	rm -rf $(VENV) build dist site *.egg-info

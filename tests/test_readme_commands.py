@@ -1,0 +1,143 @@
+"""The README's commands run, so the README cannot go stale.
+
+Every `huerta ...` command the README shows, in a ```bash block or inline, is parsed by the
+command's own parser (a renamed flag, a game or a removed command fails here). The bash blocks
+are then run in order, each in a fresh folder, as a user would paste them, with small budgets:
+`--games 2`, `--steps 64` and a tiny network for training, `mcts:4`. The same holds for the
+docs site's pages (docs/*.md): their Python blocks run too.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+from pathlib import Path
+
+import pytest
+
+from huerta.training.cli import build_parser
+from huerta.training.cli import main as huerta
+
+ROOT = Path(__file__).resolve().parent.parent
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+
+# settings that make `huerta train` finish in seconds; the README's flags are kept
+TINY_TRAINING = {
+    "n_steps": 32, "batch_size": 32, "n_epochs": 1, "net_arch": [16],
+    "eval_every": 64, "eval_games": 2, "snapshot_every": 64, "checkpoint_every": 64,
+    "envs": 1,
+}
+PLACEHOLDER = re.compile(r"\b[A-Z][A-Z_.]{2,}\b|\[|\.\.\.")
+
+
+def bash_blocks(text: str = README) -> list[list[str]]:
+    """The commands of each ```bash block: continuation lines joined, comments dropped."""
+    blocks = []
+    for body in re.findall(r"```bash\n(.*?)```", text, re.S):
+        joined = re.sub(r"\\\n\s*", " ", body)
+        commands = [line.split("#", 1)[0].strip() for line in joined.splitlines()]
+        blocks.append([c for c in commands if c])
+    return blocks
+
+
+def inline_commands(text: str = README) -> list[str]:
+    """Inline `huerta ...` spans with real values (not a synopsis with GAME or [--flag])."""
+    spans = (" ".join(m.split()) for m in re.findall(r"`(huerta [^`]+)`", text))
+    return sorted({s for s in spans if not PLACEHOLDER.search(s)})
+
+
+def huerta_commands() -> list[str]:
+    return sorted({c for block in bash_blocks() for c in block if c.startswith("huerta ")}
+                  | set(inline_commands()))
+
+
+def small(argv: list[str]) -> list[str]:
+    """The command with small budgets."""
+    out = []
+    for i, arg in enumerate(argv):
+        previous = argv[i - 1] if i else ""
+        if previous == "--games":
+            arg = "2"
+        elif previous == "--steps":
+            arg = "64"
+        elif previous == "--seconds":
+            arg = "0.05"
+        elif previous == "--agents":
+            arg = re.sub(r"mcts:\d+", "mcts:4", arg)
+        out.append(arg)
+    if out[0] == "train":
+        if "--steps" not in out:
+            out += ["--steps", "64"]
+        out += ["--config", "tiny.json", "--no-progress"]
+    if out[0] == "tournament":
+        out.append("--quiet")
+    return out
+
+
+def test_the_readme_shows_commands_to_check():
+    assert len(bash_blocks()) >= 4
+    assert len(huerta_commands()) >= 10
+
+
+@pytest.mark.parametrize("command", huerta_commands())
+def test_every_readme_command_parses(command):
+    argv = shlex.split(command)[1:]
+    parser = build_parser()
+    if len(argv) == 1:  # the text names a command ("`huerta play` plays ..."): it exists
+        assert argv[0] in parser._subparsers._group_actions[0].choices
+        return
+    assert parser.parse_args(argv).command == argv[0]
+
+
+def test_the_two_commands_are_make_targets():
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    first = bash_blocks()[0]
+    assert [c.split()[:2] for c in first] == [["make", "run"], ["make", "test"]]
+    for target in ("run", "test", "docs"):
+        assert re.search(rf"^{target}: ", makefile, re.M), target
+    assert "make docs" in README
+
+
+@pytest.mark.parametrize("block", bash_blocks()[1:], ids=lambda b: b[0][:40])
+def test_every_readme_block_runs_with_small_budgets(block, tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "tiny.json").write_text(json.dumps(TINY_TRAINING))
+    for command in block:
+        argv = shlex.split(command)
+        if argv[0] == "tensorboard":  # the logs it names exist; the server is not started
+            logdir = argv[argv.index("--logdir") + 1]
+            assert list(Path(logdir).rglob("events.out.tfevents.*")), command
+            continue
+        assert argv[0] == "huerta", command
+        code = huerta(small(argv[1:]))
+        out = capsys.readouterr()
+        assert code == 0, f"{command}\n{out.out}\n{out.err}"
+        if argv[1] == "tournament":
+            assert "win %" in out.out, command
+        if argv[1] == "train":
+            out_dir = argv[argv.index("--out") + 1]
+            assert (Path(out_dir) / "final_model.zip").is_file(), command
+
+
+@pytest.mark.parametrize("command", [
+    c for c in inline_commands() if c.split()[1] in ("tournament", "train")
+])
+def test_inline_readme_commands_run_with_small_budgets(command, tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "tiny.json").write_text(json.dumps(TINY_TRAINING))
+    code = huerta(small(shlex.split(command)[1:]))
+    out = capsys.readouterr()
+    assert code == 0, f"{command}\n{out.out}\n{out.err}"
+
+
+DOC_PAGES = sorted((ROOT / "docs").rglob("*.md"))
+
+
+@pytest.mark.parametrize("page", [p for p in DOC_PAGES if "```python" in p.read_text()],
+                         ids=lambda p: p.name)
+def test_docs_python_blocks_run(page, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    blocks = re.findall(r"```python\n(.*?)```", page.read_text(encoding="utf-8"), re.S)
+    namespace: dict = {"__name__": "docs_example"}
+    exec(compile("\n".join(blocks), str(page), "exec"), namespace)
