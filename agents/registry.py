@@ -1,4 +1,4 @@
-"""Agents made from short codes such as "random", "mcts:400" or "ppo:runs/finca".
+"""Agents made from short codes such as "random", "mcts:400", "ppo:runs/finca" or "rllib:runs/x".
 
 `check_agent_code` validates a code and its argument without building the agent (no model is
 loaded, no search run), so that a command can refuse a bad code before its first game;
@@ -32,6 +32,8 @@ AGENT_USAGE: dict[str, str] = {
     "mcts:BUDGET:ROLLOUT with ROLLOUT random or heuristic",
     "ppo": "ppo:PATH, PATH a MaskablePPO .zip or a run folder holding best_model.zip",
     "human": "human (takes no argument)",
+    "rllib": "rllib:PATH, PATH a run folder of `huerta train --backend rllib` (its best_policy), "
+    "a policy folder or an RLlib checkpoint",
 }
 
 
@@ -163,6 +165,15 @@ def _check_ppo(game: str | None, arg: str | None) -> None:
     check_ppo_file(ppo_model_path(arg), game)
 
 
+def _check_rllib(game: str | None, arg: str | None) -> None:
+    """`rllib:PATH`: the path holds an RLlib policy (of `game`, when its huerta_policy.json says
+    so) and Ray RLlib is installed; nothing is loaded."""
+    from .rllib_agent import check_ray_installed, check_rllib_policy, rllib_policy_path
+
+    check_rllib_policy(rllib_policy_path(arg), game)
+    check_ray_installed()
+
+
 def _heuristic(game: str, seed: int | None, arg: str | None) -> Agent:
     from .heuristics import make_heuristic
 
@@ -182,6 +193,12 @@ def _ppo(game: str, seed: int | None, arg: str | None) -> Agent:
     return PPOAgent(ppo_model_path(arg), seed=seed, game=game)
 
 
+def _rllib(game: str, seed: int | None, arg: str | None) -> Agent:
+    from .rllib_agent import RLlibAgent
+
+    return RLlibAgent(arg, seed=seed, game=game)
+
+
 def _human(game: str, seed: int | None, arg: str | None) -> Agent:
     from .human import HumanAgent
 
@@ -194,6 +211,7 @@ AGENT_FACTORIES: dict[str, Callable[..., Agent]] = {
     "mcts": _mcts,
     "ppo": _ppo,
     "human": _human,
+    "rllib": _rllib,  # last: the valid codes are listed in this order
 }
 
 AGENT_CHECKS: dict[str, Callable[[str | None, str | None], None]] = {
@@ -202,6 +220,7 @@ AGENT_CHECKS: dict[str, Callable[[str | None, str | None], None]] = {
     "mcts": _check_mcts,
     "ppo": _check_ppo,
     "human": lambda game, arg: _no_argument("human", game, arg),
+    "rllib": _check_rllib,
 }
 
 
@@ -224,7 +243,7 @@ def make_agent(code: str, game: str = "finca", seed: int | None = None) -> Agent
 
     Codes: `random`, `heuristic`, `mcts` / `mcts:400` / `mcts:1.5s` / `mcts:400:heuristic`
     (budget in iterations or seconds, rollout policy), `ppo:PATH` (a trained MaskablePPO
-    model), `human` (asks on the terminal).
+    model), `rllib:PATH` (a policy trained on RLlib), `human` (asks on the terminal).
     """
     name, arg = split_code(code)
     AGENT_CHECKS[name](game, arg)

@@ -2,13 +2,14 @@
 
     huerta play GAME --agents human,heuristic [--players N] [--seed S]
     huerta tournament GAME --agents random,heuristic,mcts:200 --games 400 [--players N]
-                      [--workers K] [--out DIR [--resume]]
+                      [--workers K] [--out DIR [--resume]] [--backend ray [--ray-address ADDR]]
     huerta replay RECORD.json [--boards] [--gif OUT.gif]
     huerta bench [--game GAME ...] [--seconds S] [--players 2 3 4] [--no-memory]
     huerta demo [--game GAME] [--games N] [--players 2 3 4] [--agents random] [--records DIR]
     huerta train GAME [--players N] [--steps S] [--envs K] [--seed X] [--out DIR] [--config F]
-                 [--resume | --force]
+                 [--resume | --force] [--backend rllib [--ray-address ADDR] [--env-runners K]]
     huerta main      (the README's main job: a short training, then tournaments)
+    huerta serve [--port P] [--runs DIR] [--host H]   (watch and play in the browser)
 
 GAME is finca, alpujarras, alpujarras-solo (the solo game against Zara: alpujarras with 1
 player; `alpujarras --players 1` is the same game) or mi_tierra, in every command. `--games` is
@@ -25,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import math
 import os
 import signal
@@ -238,6 +240,9 @@ def _bench(args: argparse.Namespace) -> int:
     if args.games_deprecated:  # checked first: a refused command prints one line
         print("huerta bench: --games is deprecated (it lists games here but counts games in "
               "demo, tournament and main); use --game", file=sys.stderr)
+    if args.train:
+        return _bench_training(games, args.players, 30.0 if args.seconds is None else args.seconds)
+    args.seconds = 3.0 if args.seconds is None else args.seconds
     print(f"random legal play, {args.seconds:g} s per row; 'x c4' = env() steps/s over "
           "connect_four_v3's in this run; each row is printed as it finishes")
     print(table_header(), flush=True)
@@ -253,6 +258,30 @@ def _bench(args: argparse.Namespace) -> int:
         seconds=args.seconds, memory=not args.no_memory, on_row=show,
     )
     print(TABLE_LEGEND)
+    return 0
+
+
+def _bench_training(games: list[str], players: list[int] | None, seconds: float) -> int:
+    """`huerta bench --train`: the training loop's speed per game (training/train_bench.py)."""
+    from .train_bench import (
+        TRAIN_HEADER,
+        TRAIN_LEGEND,
+        benchmark_training,
+        format_train_row,
+        train_rows,
+    )
+
+    rows = train_rows(games, players)
+    if not rows:
+        raise InvalidConfigError(f"--players {' '.join(map(str, players or []))}: none of the "
+                                 "selected games is trained at that count")
+    print(f"the training loop of `huerta train` (default settings), about {seconds:g} s per "
+          "game; each row is printed as it finishes")
+    print(TRAIN_HEADER)
+    print("-" * len(TRAIN_HEADER), flush=True)
+    benchmark_training(rows, seconds,
+                       on_row=lambda row: print(format_train_row(row), flush=True))
+    print(TRAIN_LEGEND)
     return 0
 
 
@@ -296,11 +325,18 @@ def _tournament(args: argparse.Namespace) -> int:
 
     spec, players = resolve_game(args.game, args.players)
     codes = [c.strip() for c in args.agents.split(",") if c.strip()]
+    play: Callable[..., Any] = run_tournament
+    if args.backend == "ray":  # the same tournament, its games played on a Ray cluster
+        from .ray_tournament import run_ray_tournament
+
+        play = functools.partial(run_ray_tournament, address=args.ray_address)
+    elif args.ray_address is not None:
+        raise InvalidConfigError("--ray-address needs --backend ray")
     with _sigterm_as_interrupt():
-        result = run_tournament(
+        result = play(
             spec.name, codes, players=players or 2, games=args.games, seed=args.seed,
-            workers=args.workers, progress=not args.quiet, out=args.out, resume=args.resume,
-            log=print,
+            workers=args.workers if args.backend == "ray" else (args.workers or 1),
+            progress=not args.quiet, out=args.out, resume=args.resume, log=print,
         )
     print(format_results(result))
     if result.paths:
@@ -379,6 +415,10 @@ def _main_job(args: argparse.Namespace) -> int:
 def _train(args: argparse.Namespace) -> int:
     from huerta.envs.core.registry import resolve_game
 
+    if args.backend == "rllib":
+        return _train_rllib(args)
+    if args.ray_address is not None or args.env_runners is not None:
+        raise InvalidConfigError("--ray-address and --env-runners need --backend rllib")
     from .train import TrainConfig, TrainingInterrupted, train
 
     resolve_game(args.game, args.players)  # alpujarras-solo --players 2 is refused
@@ -405,6 +445,45 @@ def _train(args: argparse.Namespace) -> int:
     print(f"run folder: {run}")
     print(f"play it: huerta tournament {game}{players} "
           f"--agents ppo:{run / 'best_model.zip'},random")
+    return 0
+
+
+def _train_rllib(args: argparse.Namespace) -> int:
+    """`huerta train --backend rllib`: masked self-play PPO on Ray RLlib (training/rllib.py)."""
+    from huerta.envs.core.registry import game_label, resolve_game
+
+    from .ray_cluster import require_ray
+
+    resolve_game(args.game, args.players)
+    if args.envs is not None:
+        raise InvalidConfigError("--envs counts SB3's environment processes; with --backend "
+                                 "rllib give --env-runners")
+    require_ray()
+    from .rllib import RLlibTrainConfig, train_rllib
+    from .train import TrainingInterrupted
+
+    values: dict = {}
+    if args.config:
+        values.update(RLlibTrainConfig.from_file(args.config))
+    values["game"] = args.game
+    for name in ("players", "steps", "seed", "out", "env_runners"):
+        if getattr(args, name) is not None:
+            values[name] = getattr(args, name)
+    if args.no_progress:
+        values["progress"] = False
+    values.setdefault("out", f"runs/{args.game}-rllib")
+    config = RLlibTrainConfig(**values)
+    try:
+        run = train_rllib(config, resume=args.resume, force=args.force,
+                          ray_address=args.ray_address,
+                          overrides={"steps": args.steps, "env_runners": args.env_runners})
+    except TrainingInterrupted as exc:
+        print(f"huerta train: {exc}", file=sys.stderr)
+        return 128 + exc.signum
+    game = game_label(config.game, config.players)
+    players = "" if game != config.game else f" --players {config.players}"
+    print(f"run folder: {run}")
+    print(f"play it: huerta tournament {game}{players} --agents rllib:{run},random")
     return 0
 
 
@@ -437,6 +516,22 @@ def _replay(args: argparse.Namespace) -> int:
         return 0
     for line in transcript_lines(record, boards=args.boards):
         print(line)
+    return 0
+
+
+def _serve(args: argparse.Namespace) -> int:
+    """Start the web page (huerta.web): replays, play against agents, results under --runs."""
+    try:
+        import fastapi  # noqa: F401
+        import uvicorn  # noqa: F401
+    except ImportError:
+        raise HuertaError("the web page needs FastAPI and uvicorn: pip install 'huerta[web]'"
+                          ) from None
+    from huerta.web import serve
+
+    if args.runs is not None and not Path(args.runs).is_dir():
+        raise InvalidConfigError(f"--runs {args.runs}: no such folder")
+    serve(args.host, args.port, args.runs if args.runs is not None else "runs")
     return 0
 
 
@@ -483,10 +578,14 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--players", type=_players, nargs="+", default=None,
                        help="player counts (default: every count each game supports; "
                        "--players 1 is alpujarras-solo)")
-    bench.add_argument("--seconds", type=_float_range(3600), default=3.0,
-                       help="seconds per measurement")
+    bench.add_argument("--seconds", type=_float_range(3600), default=None,
+                       help="seconds per measurement (default 3; with --train 30)")
     bench.add_argument("--no-memory", action="store_true",
                        help="skip the tracemalloc pass (the RSS columns stay)")
+    bench.add_argument("--train", action="store_true",
+                       help="measure the training loop instead: learner steps/s of `huerta "
+                       "train`'s defaults and the shares of its time (env, opponents, network), "
+                       "beside the env's random-play steps/s (2 players unless --players)")
     bench.set_defaults(func=_bench)
 
     play = sub.add_parser(
@@ -512,18 +611,25 @@ def build_parser() -> argparse.ArgumentParser:
     tour.add_argument("game", choices=game_choices(), metavar="GAME", help=GAME_HELP)
     tour.add_argument("--agents", default="random,heuristic",
                       help="comma-separated agent codes: random, heuristic, mcts[:N[:heuristic]], "
-                      "mcts:1.5s, ppo:PATH")
+                      "mcts:1.5s, ppo:PATH, rllib:PATH")
     tour.add_argument("--games", type=GAMES, default=100, help="games per line-up")
     tour.add_argument("--players", type=_players, default=None,
                       help="seats per game (default 2; alpujarras-solo: 1)")
     tour.add_argument("--seed", type=SEED, default=0)
-    tour.add_argument("--workers", type=WORKERS, default=1,
-                      help="worker processes (at most one per game)")
+    tour.add_argument("--workers", type=WORKERS, default=None,
+                      help="worker processes (at most one per game; default 1); with "
+                      "--backend ray the games played at once (default: the cluster's CPUs)")
     tour.add_argument("--out", help="folder for the results (new or empty, unless --resume)")
     tour.add_argument("--resume", action="store_true",
                       help="continue the interrupted tournament in --out: play only the games "
                       "games.jsonl lacks")
     tour.add_argument("--quiet", action="store_true", help="no progress bar")
+    tour.add_argument("--backend", choices=("local", "ray"), default="local",
+                      help="local: this machine's processes (default); ray: the games spread "
+                      "over a Ray cluster, with the same results (needs the ray extra)")
+    tour.add_argument("--ray-address", default=None, metavar="ADDR",
+                      help="the cluster's address (HOST:PORT printed by `ray start --head`); "
+                      "default: a local Ray started for the tournament")
     tour.set_defaults(func=_tournament)
 
     train = sub.add_parser(
@@ -537,8 +643,8 @@ def build_parser() -> argparse.ArgumentParser:
     train.add_argument("--players", type=_players)
     train.add_argument("--steps", type=_int_range(1, 10**12), help="total learner steps "
                        "(default 600,000; on --resume the run's own target)")
-    train.add_argument("--envs", type=WORKERS,
-                       help="environment processes (default: CPU cores)")
+    train.add_argument("--envs", type=_int_range(1, 4096),
+                       help="games played at once, stepped together in one process (default 64)")
     train.add_argument("--seed", type=SEED)
     train.add_argument("--out", help="run folder (default runs/GAME)")
     train.add_argument("--config", help="JSON or TOML file of settings")
@@ -549,6 +655,16 @@ def build_parser() -> argparse.ArgumentParser:
                                  "removing the run there (checkpoints, pool, logs, eval.csv, "
                                  "models; other files kept)")
     train.add_argument("--no-progress", action="store_true", help="no progress bar")
+    train.add_argument("--backend", choices=("sb3", "rllib"), default="sb3",
+                       help="sb3: MaskablePPO on this machine (default); rllib: masked "
+                       "self-play PPO on Ray RLlib, env runners over a Ray cluster (needs the "
+                       "ray extra; run folder default runs/GAME-rllib)")
+    train.add_argument("--ray-address", default=None, metavar="ADDR",
+                       help="with --backend rllib: the cluster's address (HOST:PORT printed by "
+                       "`ray start --head`); default: a local Ray started for the run")
+    train.add_argument("--env-runners", type=_int_range(1, 4096), default=None, metavar="K",
+                       help="with --backend rllib: Ray env runners, one CPU each (default: "
+                       "this machine's CPU cores)")
     train.set_defaults(func=_train)
 
     main_job = sub.add_parser(
@@ -582,6 +698,20 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("--scale", type=_float_range(8), default=1.0,
                         help="GIF frame size factor (above 0, at most 8)")
     replay.set_defaults(func=_replay)
+
+    serve = sub.add_parser(
+        "serve", help="watch and play in the browser: a local web page",
+        description="Start a local web server: its page replays game records (step by step, "
+        "autoplay), plays any game against agent codes (you click on the board) and shows the "
+        "tournaments and training runs under --runs. Ctrl-C stops it. Needs the web extra.",
+    )
+    serve.add_argument("--port", type=_int_range(0, 65535), default=8000,
+                       help="port to listen on (default 8000; 0: any free port)")
+    serve.add_argument("--host", default="127.0.0.1",
+                       help="address to listen on (default 127.0.0.1: this machine only)")
+    serve.add_argument("--runs", default=None,
+                       help="folder of tournaments and training runs to show (default runs)")
+    serve.set_defaults(func=_serve)
     return parser
 
 

@@ -216,6 +216,10 @@ def _ignore_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+# plays jobs: (game, agent codes, jobs, workers) -> results in the order they finish
+JobRunner = Callable[[str, list[str], Iterator[Job], int], Iterator[dict[str, Any]]]
+
+
 @dataclass
 class _Failure:
     error: BaseException
@@ -294,13 +298,17 @@ def run_tournament(
     out: str | Path | None = None,
     resume: bool = False,
     log: Callable[[str], None] | None = None,
+    runner: JobRunner | None = None,
 ) -> TournamentResult:
     """Play the whole round-robin and summarise it (see the module docstring).
 
     With `out`, every finished game is appended to `out/games.jsonl` as it ends and the summary
     files are written at the end (`result.paths`); `resume=True` continues the tournament in
     `out`, playing only the games it lacks. Ctrl-C raises `TournamentInterrupted` saying how
-    many games were kept. `log` receives a line when a resumed tournament starts.
+    many games were kept. `log` receives a line when a resumed tournament starts. `runner`
+    plays the jobs (default `play_jobs`: this process or `workers` local processes; the Ray
+    backend passes its own, `ray_tournament.RayRunner`); jobs, seeds and the summary are the
+    same whatever plays them.
     """
     spec = get_game(game)
     codes = check_tournament(spec.name, codes, players, games, seed, workers)
@@ -309,7 +317,8 @@ def run_tournament(
         done: dict[int, dict[str, Any]] = {}
         jobs = iter_jobs(len(codes), players, games, seed)
         try:
-            _play_into(done, spec.name, codes, jobs, min(workers, total), progress, total, None)
+            _play_into(done, spec.name, codes, jobs, min(workers, total), progress, total, None,
+                       runner)
         except KeyboardInterrupt:
             raise TournamentInterrupted(
                 f"interrupted after {len(done)} of {total} games; nothing kept (no output "
@@ -327,7 +336,7 @@ def run_tournament(
         pending = (j for j in iter_jobs(len(codes), players, games, seed) if j.index not in done)
         try:
             _play_into(done, spec.name, codes, pending, max(1, min(workers, total - len(done))),
-                       progress, total, folder)
+                       progress, total, folder, runner)
         except KeyboardInterrupt:
             folder.close_games()
             kept = folder.count_games()  # what the file holds, however the interrupt fell
@@ -350,12 +359,13 @@ def _play_into(
     progress: bool,
     total: int,
     folder: TournamentFolder | None,
+    runner: JobRunner | None = None,
 ) -> None:
-    """Play `jobs`, storing each result in `done` (and appending it to the folder) as it
-    finishes."""
+    """Play `jobs` with `runner` (default `play_jobs`), storing each result in `done` (and
+    appending it to the folder) as it finishes."""
     bar = _progress_bar(total, game, progress, initial=len(done))
     try:
-        with contextlib.closing(play_jobs(game, codes, jobs, workers)) as results:
+        with contextlib.closing((runner or play_jobs)(game, codes, jobs, workers)) as results:
             for result in results:
                 if folder is not None:
                     folder.append(result)

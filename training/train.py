@@ -57,7 +57,7 @@ from huerta.envs.core.registry import get_game, resolve_game
 from huerta.envs.core.rewards import REWARD_MODES
 from huerta.envs.core.validation import check_game_options, short_repr
 
-from .selfplay import PoolWeights, SelfPlayEnv, SnapshotAgent
+from .selfplay import PoolWeights, SnapshotAgent
 
 # `huerta train alpujarras-solo` and friends: name -> (game, player count)
 TRAIN_ALIASES: dict[str, tuple[str, int]] = {"alpujarras-solo": ("alpujarras", 1)}
@@ -74,14 +74,14 @@ class TrainConfig:
     game: str = "finca"
     players: int = 2
     steps: int | None = None  # None: 600,000 for a new run; on resume, the run's own target
-    envs: int = 0  # 0: one per CPU core
+    envs: int = 64  # games played at once in the training process (one vector, see vector.py)
     seed: int = 0
     out: str = "runs/finca"
     # MaskablePPO
     learning_rate: float = 3e-4
-    n_steps: int = 1024  # per environment and update
-    batch_size: int = 256
-    n_epochs: int = 6
+    n_steps: int = 64  # per game and update: 64 x 64 games = 4,096 steps per update
+    batch_size: int = 1024
+    n_epochs: int = 4
     gamma: float = 0.995
     gae_lambda: float = 0.95
     clip_range: float = 0.2
@@ -166,8 +166,6 @@ class TrainConfig:
         self.net_arch = [int(n) for n in self.net_arch]
         self.pool_weights = _checked_weights(self.pool_weights)
         self._check_game_options(spec)
-        if self.envs <= 0:
-            self.envs = max(1, os.cpu_count() or 1)
         return self
 
     def _check_game_options(self, spec: Any) -> None:
@@ -186,7 +184,7 @@ class TrainConfig:
 
 # (field, minimum, maximum or None): integer settings, bounds included
 _INT_FIELDS: tuple[tuple[str, int, int | None], ...] = (
-    ("steps", 1, None), ("envs", 0, None), ("seed", 0, 2**32 - 1),
+    ("steps", 1, None), ("envs", 1, 4096), ("seed", 0, 2**32 - 1),
     ("n_steps", 2, None), ("batch_size", 2, None), ("n_epochs", 1, None),
     ("snapshot_every", 1, None), ("checkpoint_every", 1, None), ("eval_every", 1, None),
     ("eval_games", 1, None),
@@ -303,29 +301,6 @@ def _signals_caught(stop: _Stop) -> Iterator[None]:
     finally:
         for s, handler in previous.items():
             signal.signal(s, handler if handler is not None else signal.SIG_DFL)
-
-
-def _make_env(config: TrainConfig, rank: int, pool_dir: Path) -> Callable[[], Any]:
-    trainer = os.getpid()
-
-    def init():
-        import torch
-        from stable_baselines3.common.monitor import Monitor
-
-        if os.getpid() != trainer:
-            # an env process: Ctrl-C reaches the whole process group, and the trainer (not the
-            # envs) decides what to save and when to stop
-            signal.signal(signal.SIGINT, signal.SIG_IGN)
-        torch.set_num_threads(1)
-        env = SelfPlayEnv(
-            config.game, config.players, pool_dir=pool_dir,
-            weights=PoolWeights(**config.pool_weights), reward=config.reward,
-            shaping=config.shaping, **config.game_options,
-        )
-        env.reset(seed=config.seed * 1000 + rank)
-        return Monitor(env, info_keywords=("is_winner",))
-
-    return init
 
 
 def eval_opponents(game: str, players: int) -> list[str]:
@@ -746,11 +721,9 @@ def train(config: TrainConfig, resume: bool = False, force: bool = False) -> Pat
     `TrainingInterrupted`.
     """
     import torch
-    from sb3_contrib import MaskablePPO
-    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
     started = time.monotonic()
-    torch.set_num_threads(1)  # small MLPs: one thread avoids fighting the env processes
+    torch.set_num_threads(1)  # small MLPs: a second thread costs more in contention than it gains
     if resume and force:
         raise InvalidConfigError("resume and force contradict each other: --resume continues "
                                  "the run in --out, --force replaces it")
@@ -777,23 +750,14 @@ def train(config: TrainConfig, resume: bool = False, force: bool = False) -> Pat
 
     stop = _Stop()
     with _signals_caught(stop):
-        env_fns = [_make_env(config, rank, run / "pool") for rank in range(config.envs)]
-        vec_env = (SubprocVecEnv(env_fns, start_method="spawn") if config.envs > 1
-                   else DummyVecEnv(env_fns))
+        vec_env = make_vec_env(config, run / "pool")
         callback = None
         try:
             if resume:
                 model = _load_checkpoint(run, vec_env)
                 _trim_eval(run, model.num_timesteps)
             else:
-                model = MaskablePPO(
-                    "MlpPolicy", vec_env, learning_rate=config.learning_rate,
-                    n_steps=config.n_steps, batch_size=config.batch_size,
-                    n_epochs=config.n_epochs, gamma=config.gamma, gae_lambda=config.gae_lambda,
-                    clip_range=config.clip_range, ent_coef=config.ent_coef,
-                    vf_coef=config.vf_coef, policy_kwargs={"net_arch": list(config.net_arch)},
-                    tensorboard_log=str(run / "tb"), seed=config.seed, device="cpu", verbose=0,
-                )
+                model = new_model(config, vec_env, run / "tb")
             remaining = config.steps - model.num_timesteps
             if remaining > 0 and stop.signum is None:
                 callback = _Callbacks.make(config, run, config.steps, stop, model.num_timesteps)
@@ -822,6 +786,32 @@ def train(config: TrainConfig, resume: bool = False, force: bool = False) -> Pat
     print(summary_line(run, model.num_timesteps, time.monotonic() - started, config.eval_games),
           flush=True)
     return run
+
+
+def make_vec_env(config: TrainConfig, pool_dir: Path) -> Any:
+    """The games a run steps together (`SelfPlayVecEnv`), its opponents drawn from `pool_dir`."""
+    from .vector import SelfPlayVecEnv
+
+    return SelfPlayVecEnv(
+        config.game, config.players, n_envs=config.envs, pool_dir=pool_dir,
+        weights=PoolWeights(**config.pool_weights), seed=config.seed, reward=config.reward,
+        shaping=config.shaping, **config.game_options,
+    )
+
+
+def new_model(config: TrainConfig, vec_env: Any, tensorboard: Path | None) -> Any:
+    """A fresh MaskablePPO learner with the run's settings, on `vec_env`."""
+    from sb3_contrib import MaskablePPO
+
+    return MaskablePPO(
+        "MlpPolicy", vec_env, learning_rate=config.learning_rate,
+        n_steps=config.n_steps, batch_size=config.batch_size,
+        n_epochs=config.n_epochs, gamma=config.gamma, gae_lambda=config.gae_lambda,
+        clip_range=config.clip_range, ent_coef=config.ent_coef,
+        vf_coef=config.vf_coef, policy_kwargs={"net_arch": list(config.net_arch)},
+        tensorboard_log=None if tensorboard is None else str(tensorboard),
+        seed=config.seed, device="cpu", verbose=0,
+    )
 
 
 def _stop_with_checkpoint(

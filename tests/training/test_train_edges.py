@@ -229,7 +229,7 @@ def test_occupied_folder_needs_resume_or_force(tmp_path):
     ("steps", "600000", r"steps='600000' \(str\): expected an integer >= 1"),
     ("steps", 0, r"steps=0 .*>= 1"),
     ("steps", 2.5, r"steps=2\.5 \(float\): expected an integer"),
-    ("envs", -1, r"envs=-1 .*>= 0"),
+    ("envs", 0, r"envs=0 .*>= 1 and <= 4096"),
     ("seed", -1, r"seed=-1 .*>= 0 and <= 4294967295"),
     ("players", "2", r"players='2' \(str\)"),
     ("players", 7, r"num_players=7 is not supported"),

@@ -1,0 +1,244 @@
+"""The page in a real headless browser (Chromium through Playwright): a record is loaded and
+stepped through, a whole game is played by clicking on the board, an illegal click is refused
+with a visible message and nothing changes, bad uploads and settings show the server's reason,
+the results open a tournament's game, and every game's board is drawn in colour."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+from PIL import Image
+
+from huerta.envs.core.records import GameRecord, replay
+from huerta.web import boards
+
+SETTLED = ("your_turn", "over", "stopped", "failed")
+
+
+def step_of(page, board: str = "#replay-board") -> int:
+    return int(page.get_attribute(board, "data-step"))
+
+
+def wait_step(page, step: int, board: str = "#replay-board") -> None:
+    page.wait_for_function(f"document.querySelector('{board}').dataset.step === '{step}'",
+                           timeout=10000)
+
+
+def open_record(page, path) -> None:
+    page.click("#tab-replay")
+    page.set_input_files("#replay-file", str(path))
+    page.wait_for_selector("#message.note")
+    wait_step(page, 0)
+
+
+def message(page) -> str:
+    page.wait_for_selector("#message.error", timeout=10000)
+    return page.inner_text("#message-text")
+
+
+def start_game(page, game: str, players: int | None = None, agents=("random",), seed=7,
+               seat: int = 0) -> None:
+    page.click("#tab-play")
+    if page.is_visible("#play-new"):
+        page.click("#play-new")
+    page.select_option("#play-game", game)
+    if players is not None:
+        page.select_option("#play-players", str(players))
+    page.select_option("#play-seat", str(seat))
+    for k, field in enumerate(page.locator("#play-agents input").all()):
+        field.fill(agents[k % len(agents)])
+    page.fill("#play-seed", str(seed))
+    page.select_option("#play-pace", "0")
+    page.click("#play-start")
+    settle(page)
+
+
+def settle(page) -> str:
+    """Wait until the human is to move or the game is done; its status."""
+    return page.wait_for_function(
+        """(settled) => {
+            const status = document.querySelector('#play-board')?.dataset.status;
+            return settled.includes(status) && status;
+        }""", arg=list(SETTLED), timeout=15000).json_value()
+
+
+def click_and_wait(page, locator) -> None:
+    """Click a move and wait for the game to move on."""
+    step = step_of(page, "#play-board")
+    locator.click()
+    page.wait_for_function(
+        f"document.querySelector('#play-board').dataset.step !== '{step}'", timeout=10000)
+
+
+def legal_targets(page) -> list[str]:
+    """The board targets of the legal moves the page lists, in the list's order."""
+    return [t for t in page.locator("#play-actions button").evaluate_all(
+        "buttons => buttons.map(b => b.dataset.target)") if t]
+
+
+# --- replay ---------------------------------------------------------------------------------------
+def test_a_record_is_loaded_and_stepped_through(page, records):
+    record = GameRecord.load(records["finca"])
+    open_record(page, records["finca"])
+    assert page.inner_text("#replay-title") == "finca, 2 players, seed 3"
+    assert page.locator("#replay-moves li").count() == len(record.actions) + 1
+    assert "The set-up" in page.inner_text("#replay-position")
+    page.click("#replay-next")
+    wait_step(page, 1)
+    page.click("#replay-next")
+    wait_step(page, 2)
+    page.click("#replay-prev")
+    wait_step(page, 1)
+    assert page.locator("#replay-moves li.current").get_attribute("data-step") == "1"
+    page.keyboard.press("ArrowRight")
+    wait_step(page, 2)
+    page.locator("#replay-moves li[data-step='40']").click()  # jump to a move
+    wait_step(page, 40)
+    state = replay(record, upto=40)
+    assert page.locator("#replay-board svg text").first.text_content() == boards.state_json(
+        "finca", state, None)["title"]
+    scores = page.locator("#replay-scores td").all_inner_texts()
+    assert [int(s) for s in scores] == state.scores()
+    page.click("#replay-last")
+    wait_step(page, len(record.actions))
+    assert "The end" in page.inner_text("#replay-position")
+    assert [int(s) for s in page.locator("#replay-scores td").all_inner_texts()] == (
+        record.final_scores)
+    page.click("#replay-first")
+    wait_step(page, 0)
+    page.select_option("#replay-speed", "15")
+    page.click("#replay-play")  # autoplay
+    wait_step(page, 6)
+    page.click("#replay-play")  # pause
+    paused = int(page.input_value("#replay-slider"))
+    page.wait_for_timeout(300)
+    assert int(page.input_value("#replay-slider")) == step_of(page) == paused
+    assert 6 <= paused < len(record.actions)
+    assert page.inner_text("#replay-play") == "Play"
+
+
+def test_bad_uploads_show_the_reason_and_keep_the_replay(page, records, tmp_path):
+    open_record(page, records["alpujarras"])
+    page.click("#replay-next")
+    wait_step(page, 1)
+    data = json.loads(records["alpujarras"].read_text())
+    data["actions"][3] = 110
+    bad = tmp_path / "tampered.json"
+    bad.write_text(json.dumps(data))
+    page.set_input_files("#replay-file", str(bad))
+    assert message(page).startswith("record: game record: actions[3] cannot be replayed")
+    big = tmp_path / "huge.json"
+    big.write_bytes(b" " * ((2 << 20) + 10))
+    page.set_input_files("#replay-file", str(big))
+    page.wait_for_function("document.querySelector('#message-text').textContent.includes('limit')")
+    assert "2,097,152-byte limit" in page.inner_text("#message-text")
+    assert step_of(page) == 1 and page.inner_text("#replay-title").startswith("alpujarras, 3")
+    page.click("#replay-next")  # the replay carries on
+    wait_step(page, 2)
+
+
+@pytest.mark.parametrize("name", ["finca", "alpujarras", "alpujarras-solo", "mi_tierra"])
+def test_each_board_is_drawn_in_the_pictures_colours(page, records, name):
+    open_record(page, records[name])
+    page.click("#replay-last")
+    wait_step(page, len(GameRecord.load(records[name]).actions))
+    shot = Image.open(io.BytesIO(page.locator("#replay-board svg").screenshot())).convert("RGB")
+    assert shot.width > 900 and shot.height > 600
+    colours = {colour for _, colour in shot.getcolors(shot.width * shot.height)}
+    assert len(colours) > 300  # a drawn board, not a blank page
+    game = "alpujarras" if name.startswith("alpujarras") else name
+    palette = boards.palettes()[game]
+    key = {"finca": "fruit", "alpujarras": "farmland", "mi_tierra": "tile"}[game]
+    wanted = {tuple(int(c[i:i + 2], 16) for i in (1, 3, 5)) for c in palette[key][1:]}
+    assert wanted <= colours  # filled with the Pillow picture's exact colours
+
+
+# --- play -----------------------------------------------------------------------------------------
+def test_a_whole_game_is_played_by_clicking_the_board(page):
+    start_game(page, "alpujarras", players=2, agents=("random",), seed=7)
+    board_clicks = list_clicks = 0
+    while settle(page) == "your_turn":
+        targets = legal_targets(page)
+        for target in targets:  # every legal target is drawn, and highlighted
+            assert page.locator(f'#play-board [data-target="{target}"].legal').count() >= 1
+        texts = page.locator("#play-actions button").all_inner_texts()
+        spaces = sorted((t for t in targets if t.startswith("space:")),
+                        key=lambda t: int(t.split(":")[1]))
+        if "end the turn" in texts:
+            click_and_wait(page, page.locator("#play-actions button", has_text="end the turn"))
+            list_clicks += 1
+        elif spaces or targets:  # a middling mule move keeps the game short but not trivial
+            target = spaces[min(3, len(spaces) - 1)] if spaces else targets[0]
+            click_and_wait(page, page.locator(f'#play-board [data-target="{target}"].legal').first)
+            board_clicks += 1
+        else:
+            click_and_wait(page, page.locator("#play-actions button").first)
+            list_clicks += 1
+        assert board_clicks + list_clicks < 300
+    assert settle(page) == "over"
+    assert page.inner_text("#play-status").startswith("Game over")
+    assert board_clicks >= 5 and list_clicks >= 3
+    moves = page.locator("#play-moves li").count()
+    with page.expect_download() as download:
+        page.click("#play-download")
+    record = GameRecord.load(download.value.path())
+    assert replay(record).is_terminal and len(record.actions) == moves
+
+
+def test_an_illegal_click_is_refused_with_a_message_and_nothing_changes(page):
+    start_game(page, "alpujarras", players=2, seed=11)
+    step = step_of(page, "#play-board")
+    moves = page.locator("#play-moves li").count()
+    board = page.inner_html("#play-board")
+    assert legal_targets(page)[0].startswith("space:")  # the mule moves first
+    page.locator('#play-board [data-target="farmland:0"]').click(position={"x": 60, "y": 60})
+    words = message(page)
+    assert words.startswith("action: illegal action 56 (FARMLAND(green)")
+    assert "the mule must move first" in words
+    assert step_of(page, "#play-board") == step
+    assert page.locator("#play-moves li").count() == moves
+    assert page.inner_html("#play-board") == board
+    target = legal_targets(page)[0]  # a legal click still plays
+    click_and_wait(page, page.locator(f'#play-board [data-target="{target}"]'))
+    assert page.is_hidden("#message")
+
+
+@pytest.mark.parametrize(("game", "players"), [("finca", 3), ("alpujarras-solo", None),
+                                               ("mi_tierra", 2)])
+def test_every_games_legal_moves_are_on_its_board(page, game, players):
+    start_game(page, game, players=players, agents=("heuristic",), seed=2)
+    targets = legal_targets(page)
+    assert targets
+    for target in targets:
+        assert page.locator(f'#play-board [data-target="{target}"].legal').count() >= 1
+    click_and_wait(page, page.locator(f'#play-board [data-target="{targets[-1]}"].legal').first)
+    assert settle(page) in ("your_turn", "over")
+    assert page.locator("#play-moves li").count() >= 1
+    page.click("#play-stop")
+    page.wait_for_function("document.querySelector('#play-board').dataset.status === 'stopped'")
+    assert page.get_attribute("#play-download", "aria-disabled") == "false"
+
+
+def test_bad_settings_show_the_servers_reason(page):
+    page.click("#tab-play")
+    page.select_option("#play-game", "finca")
+    page.locator("#play-agents input").first.fill("alphazero")
+    page.click("#play-start")
+    assert message(page).startswith("agents[0]: unknown agent code 'alphazero'")
+    assert page.is_visible("#play-form") and page.is_hidden("#play")
+
+
+# --- results --------------------------------------------------------------------------------------
+def test_results_show_the_runs_and_open_a_tournament_game(page):
+    page.click("#tab-results")
+    page.wait_for_selector("article.run[data-run='tour'] pre.table")
+    assert "heuristic" in page.inner_text("article.run[data-run='tour'] pre.table")
+    assert page.locator("article.run[data-run='train/finca-ppo'] img.plot").count() == 1
+    page.click("article.run[data-run='tour'] >> text=Show the games")
+    page.locator(".games-table button", has_text="Replay").nth(1).click()
+    page.wait_for_selector("#view-replay:not([hidden]) #replay-board svg")
+    wait_step(page, 0)
+    assert page.inner_text("#replay-source").startswith("tour/games.jsonl line 2")
+    assert "player_0 (heuristic)" in page.inner_text("#replay-scores")

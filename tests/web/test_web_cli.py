@@ -1,0 +1,69 @@
+"""`huerta serve`: it serves the page on the port it names until Ctrl-C (one line, status 130,
+as every command), and refuses a bad port, a missing runs folder or a port in use in one
+line."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import httpx
+import pytest
+
+from huerta.training.cli import main
+from huerta.web import bind
+
+
+def test_serve_answers_on_the_port_it_names_and_stops_on_ctrl_c(tmp_path):
+    process = subprocess.Popen(
+        [sys.executable, "-m", "huerta.training.cli", "serve", "--port", "0", "--runs",
+         str(tmp_path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    try:
+        line = process.stdout.readline()
+        assert line.startswith("huerta serve: http://127.0.0.1:"), line
+        url = line.split()[2]
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                page = httpx.get(url, timeout=5)
+                break
+            except httpx.TransportError:
+                assert time.monotonic() < deadline, "the server did not answer"
+                time.sleep(0.1)
+        assert page.status_code == 200 and "<title>huerta" in page.text
+        listing = httpx.get(url + "api/runs", timeout=5).json()
+        assert listing["exists"] and listing["tournaments"] == []
+    finally:
+        process.send_signal(signal.SIGINT)
+        _, err = process.communicate(timeout=20)
+    # as every command: Ctrl-C prints one line and exits with status 130
+    assert (process.returncode, err) == (130, "huerta serve: interrupted\n")
+
+
+def test_serve_refuses_a_missing_runs_folder_in_one_line(capsys):
+    assert main(["serve", "--runs", "/no/such/folder"]) == 2
+    err = capsys.readouterr().err
+    assert err == "huerta serve: error: --runs /no/such/folder: no such folder\n"
+
+
+def test_serve_refuses_a_port_out_of_range(capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["serve", "--port", "70000"])
+    assert exit_info.value.code == 2
+    assert "--port: 70000 is out of range" in capsys.readouterr().err
+
+
+def test_serve_refuses_a_port_in_use(capsys):
+    taken = bind("127.0.0.1", 0)
+    port = taken.getsockname()[1]
+    try:
+        assert main(["serve", "--port", str(port)]) == 2
+    finally:
+        taken.close()
+    err = capsys.readouterr().err.strip()
+    assert err.startswith(f"huerta serve: error: cannot listen on 127.0.0.1:{port}: ")
+    assert "\n" not in err

@@ -1,0 +1,49 @@
+"""Every game's board as JSON for the page, from one seat's view or whole.
+
+Each game module has `state_json(state, viewer)` (viewer: the seat whose view it is, or None for
+everything, which only replays use), `action_target(state, action)` (where on the drawn board an
+action is clicked, or None) and `public_describe(state, action, viewer)` (a move as that seat may
+read it), plus `PALETTE`, the colours of the game's Pillow picture, which the page draws with.
+"""
+
+from __future__ import annotations
+
+from types import ModuleType
+from typing import Any
+
+from huerta.envs.core.engine import GameState
+
+from . import alpujarras, finca, mi_tierra
+
+BOARDS: dict[str, ModuleType] = {
+    "finca": finca,
+    "alpujarras": alpujarras,
+    "mi_tierra": mi_tierra,
+}
+
+
+def board_module(game: str) -> ModuleType:
+    """The board module of `game` (a registered game name)."""
+    return BOARDS[game]
+
+
+def state_json(game: str, state: GameState, viewer: int | None) -> dict[str, Any]:
+    """The board of `state` as JSON from `viewer`'s seat (None: everything)."""
+    return BOARDS[game].state_json(state, viewer)
+
+
+def action_targets(game: str, state: GameState) -> dict[str, list[int]]:
+    """Board target -> the action ids clicked there, in the current decision, legal or not (a
+    click on a target whose actions are all illegal is sent to the server, which says why)."""
+    module = BOARDS[game]
+    targets: dict[str, list[int]] = {}
+    for action in range(len(state.legal_mask())):
+        target = module.action_target(state, action)
+        if target is not None:
+            targets.setdefault(target, []).append(action)
+    return targets
+
+
+def palettes() -> dict[str, dict[str, Any]]:
+    """Every game's colours, as its Pillow picture uses them."""
+    return {name: module.PALETTE for name, module in BOARDS.items()}

@@ -1,0 +1,217 @@
+"""The results under the server's runs folder: tournaments (`huerta tournament --out`, `huerta
+main`) with their tables, plots and games, and training runs (`huerta train`) with their
+evaluations and learning curves.
+
+A folder is a tournament when it holds `summary.json` or `games.jsonl`, a training run when it
+holds `eval.csv`. Runs are named by their path under the runs folder (`main/finca`), and only
+the runs found there can be asked for, so no request reaches a file outside it. The folder is
+searched a few levels deep, skipping hidden folders and a training run's own subfolders.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from huerta.envs.core.errors import CorruptRecordError
+from huerta.envs.core.records import GameRecord, parse_json
+from huerta.envs.core.registry import game_label
+
+from .errors import WebError
+
+MAX_DEPTH = 4
+MAX_FOLDERS = 5000  # folders looked at per listing, so a huge runs folder cannot stall the page
+SKIPPED = {"checkpoints", "pool", "tb", "__pycache__", "node_modules"}
+GAMES_FILE = "games.jsonl"
+MAX_LINE_BYTES = 2 << 20  # as training/tournament.py: a record (at most 1 MiB) and its fields
+MAX_PAGE = 500
+PLOTS = {"tournament": "tournament.png", "training": "learning_curve.png"}
+
+
+def _read_json(path: Path) -> Any:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+
+
+class RunsFolder:
+    """The runs folder `root` (it need not exist: then nothing is listed)."""
+
+    def __init__(self, root: str | Path) -> None:
+        self.root = Path(root)
+        self._line_index: dict[str, tuple[tuple[int, float], list[int]]] = {}
+
+    def _folders(self) -> list[tuple[str, Path]]:
+        """(run id, folder) of every folder under the root, breadth first, a few levels deep."""
+        if not self.root.is_dir():
+            return []
+        found: list[tuple[str, Path]] = []
+        queue = [(self.root, 0)]
+        while queue and len(found) < MAX_FOLDERS:
+            folder, depth = queue.pop(0)
+            try:
+                children = [e for e in os.scandir(folder)
+                            if e.is_dir(follow_symlinks=False)
+                            and not e.name.startswith(".") and e.name not in SKIPPED]
+            except OSError:
+                continue
+            for entry in sorted(children, key=lambda e: e.name):
+                path = Path(entry.path)
+                found.append((path.relative_to(self.root).as_posix(), path))
+                if depth + 1 < MAX_DEPTH:
+                    queue.append((path, depth + 1))
+        return found
+
+    def listing(self) -> dict[str, Any]:
+        """Every tournament and training run found, with what the page shows of each."""
+        tournaments, training = [], []
+        for run_id, folder in self._folders():
+            if (folder / "summary.json").is_file() or (folder / GAMES_FILE).is_file():
+                tournaments.append(self._tournament(run_id, folder))
+            if (folder / "eval.csv").is_file():
+                training.append(self._training(run_id, folder))
+        return {"root": str(self.root), "exists": self.root.is_dir(),
+                "tournaments": tournaments, "training": training}
+
+    def _tournament(self, run_id: str, folder: Path) -> dict[str, Any]:
+        summary = _read_json(folder / "summary.json")
+        table = None
+        if (folder / "table.txt").is_file():
+            table = (folder / "table.txt").read_text(encoding="utf-8", errors="replace")[:20000]
+        entry: dict[str, Any] = {
+            "id": run_id, "table": table, "games": self._count_games(run_id, folder),
+            "plot": (folder / PLOTS["tournament"]).is_file(),
+        }
+        if isinstance(summary, dict):
+            game, players = summary.get("game"), summary.get("players")
+            entry["game"] = game_label(game, players) if isinstance(game, str) and isinstance(
+                players, int) else game
+            entry["players"] = players
+            entry["agents"] = summary.get("agents")
+        return entry
+
+    def _training(self, run_id: str, folder: Path) -> dict[str, Any]:
+        config = _read_json(folder / "config.json")
+        rows = []
+        try:
+            text = (folder / "eval.csv").read_text(encoding="utf-8", errors="replace")
+            rows = [row for row in csv.DictReader(io.StringIO(text[:200000]))][:1000]
+        except OSError:
+            pass
+        entry: dict[str, Any] = {"id": run_id, "eval": rows,
+                                 "plot": (folder / PLOTS["training"]).is_file()}
+        if isinstance(config, dict):
+            entry.update({k: config.get(k) for k in ("game", "players", "steps", "seed")})
+        return entry
+
+    # --- one run ----------------------------------------------------------------------------------
+    def folder(self, run_id: str) -> Path:
+        """The folder of run `run_id`, which must be one this folder lists (404 otherwise)."""
+        for found_id, folder in self._folders():
+            if found_id == run_id:
+                return folder
+        raise WebError(404, "run", f"no run {run_id!r} under {self.root}")
+
+    def plot(self, run_id: str, kind: str) -> Path:
+        """A run's plot (the tournament's or the learning curve)."""
+        if kind not in PLOTS:
+            raise WebError(422, "kind", f"{kind!r} is not a plot (plots: {', '.join(PLOTS)})")
+        path = self.folder(run_id) / PLOTS[kind]
+        if not path.is_file():
+            raise WebError(404, "plot", f"run {run_id!r} has no {PLOTS[kind]}")
+        return path
+
+    def _offsets(self, run_id: str, folder: Path) -> list[int]:
+        """The byte offset of every line of games.jsonl (cached while the file is unchanged)."""
+        path = folder / GAMES_FILE
+        try:
+            stat = path.stat()
+        except OSError:
+            return []
+        key = (stat.st_size, stat.st_mtime)
+        cached = self._line_index.get(run_id)
+        if cached and cached[0] == key:
+            return cached[1]
+        offsets, position = [], 0
+        with path.open("rb") as f:
+            for line in f:
+                if line.strip():
+                    offsets.append(position)
+                position += len(line)
+        self._line_index[run_id] = (key, offsets)
+        return offsets
+
+    def _count_games(self, run_id: str, folder: Path) -> int:
+        return len(self._offsets(run_id, folder))
+
+    def _line(self, folder: Path, offset: int, number: int) -> dict[str, Any]:
+        with (folder / GAMES_FILE).open("rb") as f:
+            f.seek(offset)
+            raw = f.readline(MAX_LINE_BYTES + 1)
+        where = f"{GAMES_FILE} line {number + 1}"
+        try:
+            game = parse_json(raw, where, limit=MAX_LINE_BYTES)
+        except CorruptRecordError as exc:
+            raise WebError(422, "game", str(exc)) from None
+        if not isinstance(game, dict):
+            raise WebError(422, "game", f"{where} is not a JSON object")
+        return game
+
+    def games(self, run_id: str, offset: int, limit: int) -> dict[str, Any]:
+        """A page of a tournament's games: index, agents by seat, scores, winners, steps."""
+        if offset < 0 or not 1 <= limit <= MAX_PAGE:
+            raise WebError(422, "limit", f"give offset >= 0 and limit from 1 to {MAX_PAGE}")
+        folder = self.folder(run_id)
+        labels = self._labels(folder)
+        offsets = self._offsets(run_id, folder)
+        rows = []
+        for number in range(offset, min(offset + limit, len(offsets))):
+            try:
+                game = self._line(folder, offsets[number], number)
+            except WebError as exc:
+                rows.append({"line": number, "error": exc.reason})
+                continue
+            seats = game.get("seats") if isinstance(game.get("seats"), list) else []
+            rows.append({
+                "line": number, "index": game.get("index"),
+                "agents": [labels[a] if isinstance(a, int) and 0 <= a < len(labels) else str(a)
+                           for a in seats],
+                "scores": game.get("scores"), "winners": game.get("winners"),
+                "steps": game.get("steps"), "terminated": game.get("terminated"),
+            })
+        return {"id": run_id, "total": len(offsets), "offset": offset, "games": rows}
+
+    def _labels(self, folder: Path) -> list[str]:
+        summary = _read_json(folder / "summary.json")
+        if isinstance(summary, dict) and isinstance(summary.get("stats"), list):
+            return [str(s.get("label")) for s in summary["stats"] if isinstance(s, dict)]
+        settings = _read_json(folder / "tournament.json")
+        if isinstance(settings, dict) and isinstance(settings.get("agents"), list):
+            return [str(a) for a in settings["agents"]]
+        return []
+
+    def game_record(self, run_id: str, line: int) -> tuple[GameRecord, list[str], str]:
+        """Line `line` of a tournament's games.jsonl: its record, the agent seated in each seat,
+        and where it came from."""
+        folder = self.folder(run_id)
+        offsets = self._offsets(run_id, folder)
+        if not 0 <= line < len(offsets):
+            raise WebError(404, "line", f"{run_id}/{GAMES_FILE} has no line {line + 1} "
+                           f"({len(offsets)} games)")
+        game = self._line(folder, offsets[line], line)
+        try:
+            record = GameRecord.from_dict(game.get("record"))
+        except CorruptRecordError as exc:
+            raise WebError(422, "record", f"{GAMES_FILE} line {line + 1}: {exc}") from None
+        labels = self._labels(folder)
+        seats = game.get("seats") if isinstance(game.get("seats"), list) else []
+        names = [f"player_{s} ({labels[a]})" if isinstance(a, int) and 0 <= a < len(labels)
+                 else f"player_{s}" for s, a in enumerate(seats)]
+        if len(names) != record.num_players:
+            names = [f"player_{s}" for s in range(record.num_players)]
+        return record, names, f"{run_id}/{GAMES_FILE} line {line + 1}"
