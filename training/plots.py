@@ -8,6 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from .ratings import wilson_interval
+
 if TYPE_CHECKING:
     from .tournament import TournamentResult
 
@@ -54,17 +56,24 @@ def plot_tournament(result: TournamentResult, path: Path) -> Path:
 def plot_learning_curve(
     rows: list[dict[str, float]], path: Path, title: str = "learning curve"
 ) -> Path:
-    """Evaluation win rates (against random and the heuristic, or Zara) over training steps."""
+    """Evaluation win rates (against random and the heuristic, or Zara) over training steps,
+    each with its 95% Wilson band when the rows say how many games it took."""
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=(7, 4))
     steps = [r["steps"] for r in rows]
     series = sorted({k for r in rows for k in r if k.startswith("vs_")})
     for name, marker in zip(series, "osd^v", strict=False):
-        ax.plot(steps, [100 * r.get(name, 0.0) for r in rows], marker=marker,
-                label=name.replace("_", " "))
+        rates = [r.get(name, 0.0) for r in rows]
+        (line,) = ax.plot(steps, [100 * v for v in rates], marker=marker,
+                          label=name.replace("_", " "))
+        if all(r.get("games") for r in rows):  # 95% Wilson band of each evaluation
+            bands = [wilson_interval(v * r["games"], int(r["games"]))
+                     for v, r in zip(rates, rows, strict=True)]
+            ax.fill_between(steps, [100 * lo for lo, _ in bands], [100 * hi for _, hi in bands],
+                            color=line.get_color(), alpha=0.15, linewidth=0)
     ax.set_ylim(0, 100)
     ax.set_xlabel("training steps (learner decisions)")
-    ax.set_ylabel("win rate, %")
+    ax.set_ylabel("win rate, % (band: 95% Wilson interval)")
     ax.set_title(title)
     ax.grid(alpha=0.3)
     ax.legend()

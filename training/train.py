@@ -101,7 +101,7 @@ class TrainConfig:
     checkpoint_every: int = 100_000
     checkpoint_minutes: float = 5.0  # wall time between checkpoints at most (plus one update)
     eval_every: int = 100_000
-    eval_games: int = 40
+    eval_games: int = 100  # per opponent and evaluation: intervals of about +-10 points
     progress: bool = True
 
     @classmethod
@@ -445,6 +445,7 @@ class _Callbacks:
                 self.weights_steps = self.start_steps = start
                 self.saved_steps = -1  # the step count of the last checkpoint saved
                 self.finished = False  # the run reached its target (and saved its checkpoint)
+                self.evaluated_steps = -1  # the step count of the last evaluation
                 self.last_save = time.monotonic()
 
             def _on_training_start(self) -> None:
@@ -523,9 +524,11 @@ class _Callbacks:
                     stop.evaluating = False
                 for opponent, rate in rates.items():
                     self.logger.record(f"eval/win_rate_vs_{opponent}", rate)
-                _append_eval(run, steps, rates)
+                _append_eval(run, steps, rates, config.eval_games)
+                self.evaluated_steps = steps
                 key = _best_key(rates)
-                best = self.best is None or key > self.best
+                # the untrained policy (step 0) is the curve's start, never the best model
+                best = steps > 0 and (self.best is None or key > self.best)
                 if best:
                     self.best = key
                     save_model(self.model, run / "best_model.zip")
@@ -542,6 +545,8 @@ class _Callbacks:
                     self.bar = None
 
             def _on_training_end(self) -> None:
+                if stop.signum is None and self.evaluated_steps != self.num_timesteps:
+                    self._evaluate()  # every run ends evaluated, whatever its length
                 self.close_bar()
                 if stop.signum is None:
                     self.finished = True  # a signal from now on changes nothing
@@ -585,7 +590,7 @@ def summary_line(run: Path, steps: int, seconds: float, games: int) -> str:
     best_model.zip holds)."""
     minutes, secs = divmod(round(seconds), 60)
     text = f"training done: {steps:,} steps, {minutes} min {secs:02d} s"
-    rows = read_eval(run)
+    rows = [r for r in read_eval(run) if r["steps"] > 0] or read_eval(run)
     if rows:
         best = max(rows, key=lambda r: _best_key(_rates_of(r)))  # the first of the best
         text += (f"; best model at {int(best['steps']):,} steps: "
@@ -615,11 +620,14 @@ def _write_eval_rows(path: Path, header: list[str], rows: list[dict[str, str]]) 
     _write_text(path, "\n".join(lines) + "\n")
 
 
-def _append_eval(run: Path, steps: int, rates: dict[str, float]) -> None:
-    """Record an evaluation; one made again for a step count replaces the earlier row."""
+def _append_eval(
+    run: Path, steps: int, rates: dict[str, float], games: int | None = None
+) -> None:
+    """Record an evaluation (of `games` per opponent, a column when given); one made again for
+    a step count replaces the earlier row."""
     path = run / "eval.csv"
     header, rows = _read_eval_rows(path)
-    columns = [f"win_rate_vs_{o}" for o in rates]
+    columns = [f"win_rate_vs_{o}" for o in rates] + (["games"] if games is not None else [])
     if not header:
         header = ["steps", *columns, "time"]
     for column in columns:
@@ -628,6 +636,8 @@ def _append_eval(run: Path, steps: int, rates: dict[str, float]) -> None:
     now = datetime.datetime.now().astimezone().isoformat(timespec="seconds")
     row = {"steps": str(steps), "time": now}  # local time with its UTC offset
     row.update({f"win_rate_vs_{o}": f"{r:.4f}" for o, r in rates.items()})
+    if games is not None:
+        row["games"] = str(games)
     _write_eval_rows(path, header, [*rows, row])
 
 
@@ -642,11 +652,14 @@ def _trim_eval(run: Path, steps: int) -> None:
 
 def read_eval(run: Path) -> list[dict[str, float]]:
     """The evaluation history of a run (eval.csv), oldest first: {"steps": ..., "vs_random":
-    ..., "vs_heuristic": ...} (or "vs_zara" for a solo run)."""
+    ..., "vs_heuristic": ...} (or "vs_zara" for a solo run), and "games" per opponent when the
+    row says (runs before that column have none)."""
     _, raw = _read_eval_rows(Path(run) / "eval.csv")
     rows = []
     for row in raw:
         entry: dict[str, float] = {"steps": int(row["steps"])}
+        if row.get("games"):
+            entry["games"] = int(row["games"])
         for key, value in row.items():
             if key.startswith("win_rate_vs_") and value:
                 entry["vs_" + key.removeprefix("win_rate_vs_")] = float(value)
@@ -655,7 +668,7 @@ def read_eval(run: Path) -> list[dict[str, float]]:
 
 
 def _read_best(run: Path) -> tuple[float, ...] | None:
-    rows = read_eval(run)
+    rows = [r for r in read_eval(run) if r["steps"] > 0]
     if not rows or not (run / "best_model.zip").exists():
         return None
     return max(_best_key(_rates_of(r)) for r in rows)

@@ -21,6 +21,12 @@ TARGETS = [(g, get_game(g).player_counts[0] if get_game(g).player_counts[0] > 1 
            for g in game_names()] + [(alias, None) for alias in TRAIN_ALIASES]
 
 
+def _saved_steps(path) -> int:
+    from sb3_contrib import MaskablePPO
+
+    return MaskablePPO.load(str(path)).num_timesteps
+
+
 @pytest.mark.parametrize("game, players", TARGETS)
 def test_tiny_run_saves_evaluates_resumes_and_plays(game, players, tmp_path):
     out = tmp_path / "run"
@@ -38,6 +44,9 @@ def test_tiny_run_saves_evaluates_resumes_and_plays(game, players, tmp_path):
     rows = read_eval(run)
     expected = "vs_zara" if saved["players"] == 1 else "vs_random"
     assert rows and all(0.0 <= r[expected] <= 1.0 for r in rows)
+    assert all(r["games"] == TINY["eval_games"] for r in rows)  # the curve's bands need it
+    first_steps = _saved_steps(run / "final_model.zip")
+    assert rows[0]["steps"] == 0 and rows[-1]["steps"] == first_steps  # ends evaluated
 
     from sb3_contrib import MaskablePPO
 
@@ -71,3 +80,20 @@ def test_existing_run_needs_resume_and_bad_settings_are_named(tmp_path):
         train(TrainConfig(game="finca", out=str(tmp_path / "none"), **TINY), resume=True)
     with pytest.raises(InvalidConfigError, match="valid games"):
         TrainConfig(game="chess").check()
+
+
+def test_the_untrained_policy_is_never_the_best_model(tmp_path, monkeypatch):
+    import huerta.training.train as train_module
+
+    # the untrained policy scores best of all; the trained one worse: best_model is still trained
+    rates = iter([1.0, 0.0, 0.0, 0.0, 0.0, 0.0])
+    monkeypatch.setattr(train_module, "evaluate", lambda *a, **k: next(rates))
+    run = train(TrainConfig(game="finca", steps=256, out=str(tmp_path / "run"),
+                            **{**TINY, "eval_every": 10_000}))
+    rows = read_eval(run)
+    assert rows[0]["steps"] == 0 and rows[-1]["steps"] > 0
+    assert rows[0]["vs_random"] == 1.0 and rows[-1]["vs_random"] == 0.0
+    from sb3_contrib import MaskablePPO
+
+    best = MaskablePPO.load(str(run / "best_model.zip"))
+    assert best.num_timesteps == rows[-1]["steps"]

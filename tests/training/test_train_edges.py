@@ -221,7 +221,7 @@ def test_occupied_folder_needs_resume_or_force(tmp_path):
     train(_config(out, steps=128), force=True)
     assert (out / "notes.txt").read_text() == "mine"  # only the run's own files go
     assert not (out / "pool" / "snapshot_000000999.zip").exists()
-    assert _eval_steps(out) == [0]
+    assert _eval_steps(out) == [0, 128]  # the old run's row gone; the run ends evaluated
     assert _steps_of(out / "checkpoints" / "latest.zip") == 128
 
 
