@@ -9,6 +9,7 @@ from typing import TextIO
 import numpy as np
 
 from huerta.envs.core.errors import InvalidConfigError
+from huerta.envs.core.legend import LEGEND_HEADING
 from huerta.envs.core.view import PlayerView
 
 from .base import Agent
@@ -39,7 +40,8 @@ MIN_PREFIX_WORDS = 3
 class HumanAgent(Agent):
     """Asks a person for each move: the board, the legal actions (grouped when there are many),
     then an action id or a few words of an action's name; bad input is asked again with the
-    reason. A decision with one legal action is played at once, without asking."""
+    reason. A decision with one legal action is played at once, without asking. The board's
+    legend is printed with the first board of a game and again on '?', not at every move."""
 
     name = "human"
     needs_view = True
@@ -50,6 +52,11 @@ class HumanAgent(Agent):
         super().__init__(seed)
         self.stdin = stdin
         self.stdout = stdout
+        self.legend_shown = False  # the board's legend is printed once a game, then on '?'
+
+    def reset(self, seed: int | None = None) -> None:
+        super().reset(seed)
+        self.legend_shown = False
 
     def act(self, observation: dict[str, np.ndarray], view: PlayerView | None = None) -> int:
         out = self.stdout or sys.stdout
@@ -64,18 +71,30 @@ class HumanAgent(Agent):
             return only
         if inp is None or getattr(inp, "closed", False):
             raise EOFError("no standard input to read moves from: the game stops here")
+        legend = ""
         if view is not None:
-            print(view.render_text(), file=out)
+            board, heading, rest = view.render_text().partition(LEGEND_HEADING)
+            legend = heading + rest
+            if self.legend_shown or not legend:
+                print(board.rstrip("\n"), file=out)
+            else:
+                print(board + legend.rstrip("\n"), file=out)
+                self.legend_shown = True
         listing = action_listing(legal, names)
         print(f"Your move, {who}. Legal actions:", file=out)
         print("\n".join(listing), file=out)
         hint = "action id or part of its name" if view is not None else "action id"
+        if legend:
+            hint += ", ? for the legend"
         while True:
             print(f"{hint}> ", end="", file=out, flush=True)
             line = inp.readline()
             if not line:
                 raise EOFError("no more input: the game stops here")
             text = line.strip()
+            if text == "?" and legend:
+                print(legend.rstrip("\n"), file=out)
+                continue
             if not text:
                 print("\n".join(listing), file=out)
                 continue

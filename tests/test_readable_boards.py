@@ -270,3 +270,25 @@ def test_pictures_carry_a_legend(monkeypatch):
     for good in C.GOODS:
         assert f"{good} " in drawn, good
     assert all(str(k) in texts for k in range(C.FARM_CELLS))
+
+
+def test_human_sees_the_legend_once_a_game_and_again_on_a_question_mark():
+    from huerta.envs.finca import new_game
+
+    state = new_game(2, seed=1)
+    p = state.current_player
+    obs = {"observation": state.observe(p), "action_mask": state.legal_mask().astype(np.int8)}
+    agent, out = _agent_with("blade 3\n?\nblade 4\n")
+    agent.act(obs, PlayerView(state, p))
+    first = out.getvalue()
+    assert first.count("Legend:") == 1 and "? for the legend" in first
+    out.truncate(0), out.seek(0)
+    agent.act(obs, PlayerView(state, p))  # the second decision: the board without its legend,
+    second = out.getvalue()               # then '?' prints the legend alone
+    assert second.count("Legend:") == 1
+    assert second.index("Legend:") > second.index("Legal actions:")
+    agent.reset(seed=0)  # a new game shows it with the board again
+    out.truncate(0), out.seek(0)
+    agent.stdin = io.StringIO("blade 3\n")
+    agent.act(obs, PlayerView(state, p))
+    assert out.getvalue().index("Legend:") < out.getvalue().index("Legal actions:")
