@@ -36,13 +36,7 @@ class PPOAgent(Agent):
 
         path = ppo_model_path(str(path))
         check_ppo_file(path, game)
-        try:
-            self.model = MaskablePPO.load(str(path), device="cpu")
-        except Exception as exc:  # a damaged zip fails in many ways inside torch and SB3
-            first = (str(exc).strip().splitlines() or [""])[0][:200]
-            raise InvalidConfigError(
-                f"{path} cannot be loaded as a MaskablePPO model: {type(exc).__name__}: {first}"
-            ) from None
+        self.model = _load_model(path, MaskablePPO)
         self.path = path
         if game is not None:
             _check_spaces(self.model, path, game)
@@ -54,6 +48,31 @@ class PPOAgent(Agent):
             observation["observation"], action_masks=mask, deterministic=self.deterministic
         )
         return int(action)
+
+
+# loaded models by (file, size, modification time): a tournament worker makes a new agent for
+# every game, and loading a model costs far more than a game's moves
+_MODELS: dict[tuple[str, int, int], object] = {}
+_MODELS_KEPT = 4
+
+
+def _load_model(path: Path, loader) -> object:
+    """The MaskablePPO model in `path`, loaded once per process while the file is unchanged
+    (the model is only read: agents sharing it cannot disturb each other)."""
+    stat = path.stat()
+    key = (str(path.resolve()), stat.st_size, stat.st_mtime_ns)
+    if key not in _MODELS:
+        try:
+            model = loader.load(str(path), device="cpu")
+        except Exception as exc:  # a damaged zip fails in many ways inside torch and SB3
+            first = (str(exc).strip().splitlines() or [""])[0][:200]
+            raise InvalidConfigError(
+                f"{path} cannot be loaded as a MaskablePPO model: {type(exc).__name__}: {first}"
+            ) from None
+        if len(_MODELS) >= _MODELS_KEPT:
+            _MODELS.pop(next(iter(_MODELS)))
+        _MODELS[key] = model
+    return _MODELS[key]
 
 
 def _check_spaces(model, path: Path, game: str) -> None:

@@ -212,8 +212,11 @@ def _run_job(args: tuple[str, list[str], Job]) -> dict[str, Any]:
 
 
 def _ignore_sigint() -> None:
-    """Worker initializer: Ctrl-C is the main process's to handle (it ends the pool)."""
+    """Worker initializer: Ctrl-C is the main process's to handle (it ends the pool); a network
+    agent computes on one thread (the workers already share out the cores: more threads per
+    worker only fight each other)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    os.environ["OMP_NUM_THREADS"] = "1"  # read by torch when a ppo agent first imports it
 
 
 # plays jobs: (game, agent codes, jobs, workers) -> results in the order they finish
