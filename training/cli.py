@@ -455,9 +455,6 @@ def _train_rllib(args: argparse.Namespace) -> int:
     from .ray_cluster import require_ray
 
     resolve_game(args.game, args.players)
-    if args.envs is not None:
-        raise InvalidConfigError("--envs counts SB3's environment processes; with --backend "
-                                 "rllib give --env-runners")
     require_ray()
     from .rllib import RLlibTrainConfig, train_rllib
     from .train import TrainingInterrupted
@@ -466,7 +463,7 @@ def _train_rllib(args: argparse.Namespace) -> int:
     if args.config:
         values.update(RLlibTrainConfig.from_file(args.config))
     values["game"] = args.game
-    for name in ("players", "steps", "seed", "out", "env_runners"):
+    for name in ("players", "steps", "envs", "seed", "out", "env_runners"):
         if getattr(args, name) is not None:
             values[name] = getattr(args, name)
     if args.no_progress:
@@ -476,7 +473,8 @@ def _train_rllib(args: argparse.Namespace) -> int:
     try:
         run = train_rllib(config, resume=args.resume, force=args.force,
                           ray_address=args.ray_address,
-                          overrides={"steps": args.steps, "env_runners": args.env_runners})
+                          overrides={"steps": args.steps, "env_runners": args.env_runners,
+                                     "envs": args.envs})
     except TrainingInterrupted as exc:
         print(f"huerta train: {exc}", file=sys.stderr)
         return 128 + exc.signum
@@ -633,11 +631,12 @@ def build_parser() -> argparse.ArgumentParser:
     tour.set_defaults(func=_tournament)
 
     train = sub.add_parser(
-        "train", help="self-play training with MaskablePPO",
+        "train", help="self-play training with MaskablePPO (or Ray RLlib: --backend rllib)",
         description="Train an agent by self-play (opponents drawn per episode from the "
         "learner's snapshots, the heuristic and random); checkpoints, TensorBoard logs, "
         "periodic evaluation and the best model go to --out. Settings: see TrainConfig in "
-        "huerta/training/train.py; a JSON or TOML --config sets any of them, flags win.",
+        "huerta/training/train.py (RLlibTrainConfig in huerta/training/rllib.py for --backend "
+        "rllib); a JSON or TOML --config sets any of them, flags win.",
     )
     train.add_argument("game", choices=game_choices(), metavar="GAME", help=GAME_HELP)
     train.add_argument("--players", type=_players)
@@ -663,8 +662,8 @@ def build_parser() -> argparse.ArgumentParser:
                        help="with --backend rllib: the cluster's address (HOST:PORT printed by "
                        "`ray start --head`); default: a local Ray started for the run")
     train.add_argument("--env-runners", type=_int_range(1, 4096), default=None, metavar="K",
-                       help="with --backend rllib: Ray env runners, one CPU each (default: "
-                       "this machine's CPU cores)")
+                       help="with --backend rllib: Ray env runners, one CPU each, sharing "
+                       "the --envs games (default: this machine's CPU cores)")
     train.set_defaults(func=_train)
 
     main_job = sub.add_parser(

@@ -18,9 +18,11 @@ masked actions are pushed to the float minimum, in sampling, in training and in 
 
 Steps are *learner steps*, the decisions of `main` (what the SB3 path counts): the target,
 evaluations, snapshots and checkpoints are scheduled on them; env steps (every RLlib agent's
-decisions, snapshots' included) are logged beside them. Each update collects `n_steps` env steps
-per env runner (as SB3's `n_steps` per environment), then `n_epochs` passes of minibatches of
-`batch_size`.
+decisions, snapshots' included) are logged beside them. The settings keep the SB3 path's
+meaning: `envs` games are played at once, spread evenly over the env runners (each steps its
+share as one RLlib vector env, the module's forward pass batched over them); each update collects
+`n_steps` env steps per game (64 x 64 = 4,096 by default, whatever the number of env runners),
+then `n_epochs` passes of minibatches of `batch_size`.
 
 A run folder holds:
 
@@ -37,8 +39,9 @@ A run folder holds:
                        win rate in the league, entropy, losses, league size)
     tb/                the same as TensorBoard scalars
 
-The learner runs in the driver process (`num_learners=0`); env runners are Ray actors spread
-over the cluster of `ray_address` (`ray.init(address=...)`; a local Ray when None).
+The learner runs in the driver process (`num_learners=0`) on one torch thread; env runners are
+Ray actors, one CPU each, spread over the cluster of `ray_address` (`ray.init(address=...)`; a
+local Ray when None).
 """
 
 from __future__ import annotations
@@ -272,12 +275,11 @@ class LeagueMetrics(RLlibCallback):
 # --- settings ----------------------------------------------------------------------------------
 @dataclass
 class RLlibTrainConfig(TrainConfig):
-    """`TrainConfig` for the RLlib backend: the same fields with the same meaning (`n_steps` env
-    steps per env runner and update, `batch_size` the minibatch, `n_epochs`; `envs` is SB3's
-    and unused here), plus:
+    """`TrainConfig` for the RLlib backend: the same fields with the same meaning (`envs` games
+    at once, here spread evenly over the env runners; `n_steps` env steps per game and update;
+    `batch_size` the minibatch; `n_epochs`), plus:
 
-    env_runners: Ray env-runner actors (0: one per CPU core of this machine).
-    envs_per_runner: environments stepped by each env runner.
+    env_runners: Ray env-runner actors, one CPU each (0: one per CPU core of this machine).
     snapshot_win_rate: also snapshot `main` once it wins this share of its recent games against
         snapshots (None: on the `snapshot_every` schedule only).
     snapshot_min_episodes: games against snapshots since the last snapshot before the win-rate
@@ -287,7 +289,6 @@ class RLlibTrainConfig(TrainConfig):
 
     backend: str = "rllib"
     env_runners: int = 0
-    envs_per_runner: int = 1
     snapshot_win_rate: float | None = None
     snapshot_min_episodes: int = 50
     checkpoints_kept: int = 3
@@ -299,7 +300,6 @@ class RLlibTrainConfig(TrainConfig):
         self.env_runners = _checked_int("env_runners", self.env_runners, 0, 4096)
         if self.env_runners == 0:
             self.env_runners = max(1, os.cpu_count() or 1)
-        self.envs_per_runner = _checked_int("envs_per_runner", self.envs_per_runner, 1, 4096)
         if self.snapshot_win_rate is not None:
             self.snapshot_win_rate = _checked_float("snapshot_win_rate", self.snapshot_win_rate,
                                                     0.0, 1.0, False)
@@ -309,8 +309,13 @@ class RLlibTrainConfig(TrainConfig):
         return self
 
     @property
+    def envs_per_runner(self) -> int:
+        """Games each env runner steps: `envs` shared out, rounded up."""
+        return math.ceil(self.envs / self.env_runners)
+
+    @property
     def train_batch_size(self) -> int:
-        """Env steps per update: `n_steps` per environment of every env runner."""
+        """Env steps per update: `n_steps` per game of every env runner."""
         return self.n_steps * self.env_runners * self.envs_per_runner
 
 
@@ -541,6 +546,8 @@ def iteration_metrics(result: Mapping[str, Any], steps: int, env_steps_per_s: fl
         "train/approx_kl": learner.get("mean_kl_loss"),
         "time/env_steps": runners.get("num_env_steps_sampled_lifetime"),
         "time/env_steps_per_s": env_steps_per_s,
+        "time/sample_s": _dig(result, "timers", "env_runner_sampling_timer"),
+        "time/learn_s": _dig(result, "timers", "learner_update_timer"),
         "league/size": league_size,
     }
     metrics = {"steps": float(steps)}
@@ -605,9 +612,16 @@ def train_rllib(config: RLlibTrainConfig, resume: bool = False, force: bool = Fa
         (run / sub).mkdir(parents=True, exist_ok=True)
     _write_json(run / "config.json", asdict(config))
     stop = _Stop()
-    with _signals_caught(stop), connect(ray_address), _quiet_deprecations():
-        register()
-        steps = _Trainer(config, run, stop, resume).run()
+    threads = torch.get_num_threads()
+    # the learner's networks are small: a second thread only fights the env runners for the
+    # cores (on a loaded 2-core machine an update took 25 times longer with 2 threads than 1)
+    torch.set_num_threads(1)
+    try:
+        with _signals_caught(stop), connect(ray_address), _quiet_deprecations():
+            register()
+            steps = _Trainer(config, run, stop, resume).run()
+    finally:
+        torch.set_num_threads(threads)
     _finish(config, run, steps, time.monotonic() - started)
     return run
 
@@ -639,6 +653,7 @@ class _Trainer:
         self.board: _Board | None = None
         self.bar: Any = None
         self.best = None
+        self.evaluated = -1  # the step count of the last evaluation
 
     def policy_info(self, steps: int) -> dict[str, Any]:
         spec = get_game(self.config.game)
@@ -728,7 +743,7 @@ class _Trainer:
                                   _number(_dig(result, "env_runners",
                                                "learner_win_rate_vs_snapshot")),
                                   episodes - league.get("episodes_at_snapshot", 0))
-            if why is not None:
+            if why is not None and config.players > 1:  # a solo game has no opponent seats
                 add_snapshot(algo, self.spec, league, steps)
                 league["episodes_at_snapshot"] = episodes
                 self._write(f"league: snapshot at {steps:,} steps ({why}); "
@@ -746,6 +761,8 @@ class _Trainer:
             kept = _checkpoints(run)[0]
         if self.stop.signum is not None:
             raise TrainingInterrupted(self.stop.signum, steps, config.steps, kept)
+        if self.evaluated != steps:
+            self._evaluate(algo, steps)  # every run ends evaluated, whatever its length
         save_policy(self._sync_policy(algo).module, run / "final_policy",
                     self.policy_info(steps))
         if not (run / "best_policy").exists():
@@ -775,11 +792,13 @@ class _Trainer:
                                config.eval_games, 10_000 + config.seed, config.game_options)
             for opponent in eval_opponents(config.game, config.players)
         }
-        _append_eval(run, steps, rates)
+        _append_eval(run, steps, rates, config.eval_games)
+        self.evaluated = steps
         if self.board is not None:
             self.board.write({f"eval/win_rate_vs_{o}": r for o, r in rates.items()}, steps)
         key = _best_key(rates)
-        best = self.best is None or key > self.best
+        # the untrained policy (step 0) is the curve's start, never the best model
+        best = steps > 0 and (self.best is None or key > self.best)
         if best:
             self.best = key
             save_policy(policy.module, run / "best_policy", self.policy_info(steps))
@@ -787,7 +806,7 @@ class _Trainer:
 
 
 def _read_best(run: Path) -> tuple[float, ...] | None:
-    rows = read_eval(run)
+    rows = [r for r in read_eval(run) if r["steps"] > 0]
     if not rows or not (run / "best_policy").exists():
         return None
     return max(_best_key({k[3:]: v for k, v in r.items() if k.startswith("vs_")}) for r in rows)
