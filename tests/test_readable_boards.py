@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import games
+from budgets import games
 
 from huerta.agents.human import HumanAgent
 from huerta.envs.core.legend import FRUIT_CODES, LEGEND_HEADING

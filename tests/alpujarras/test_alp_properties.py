@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from alp_helpers import short_move_policy, solo_duty_policy
-from conftest import games
+from budgets import games
 
 from huerta.envs import alpujarras_v0
 from huerta.envs.alpujarras import AlpujarrasState, new_game

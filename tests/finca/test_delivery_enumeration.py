@@ -11,7 +11,7 @@ import itertools
 
 import numpy as np
 import pytest
-from conftest import games
+from budgets import games
 
 from huerta.envs.finca import components as C
 from huerta.envs.finca import new_game

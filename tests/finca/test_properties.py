@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import games
+from budgets import games
 
 from huerta.envs import finca_v0
 from huerta.envs.core.errors import IllegalActionError

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import games
+from budgets import games
 from mt_helpers import RICH
 
 from huerta.envs import mi_tierra_v0
