@@ -422,17 +422,7 @@ def _train(args: argparse.Namespace) -> int:
     from .train import TrainConfig, TrainingInterrupted, train
 
     resolve_game(args.game, args.players)  # alpujarras-solo --players 2 is refused
-    values: dict = {}
-    if args.config:
-        values.update(TrainConfig.from_file(args.config))
-    values["game"] = args.game
-    for name in ("players", "steps", "envs", "seed", "out"):
-        if getattr(args, name) is not None:
-            values[name] = getattr(args, name)
-    if args.no_progress:
-        values["progress"] = False
-    values.setdefault("out", f"runs/{args.game}")
-    config = TrainConfig(**values)
+    config = TrainConfig(**_train_settings(args, TrainConfig.from_file, f"runs/{args.game}"))
     try:
         run = train(config, resume=args.resume, force=args.force)
     except TrainingInterrupted as exc:
@@ -448,6 +438,25 @@ def _train(args: argparse.Namespace) -> int:
     return 0
 
 
+def _train_settings(
+    args: argparse.Namespace, from_file: Callable[[str], dict], default_out: str,
+    extra: tuple[str, ...] = (),
+) -> dict:
+    """A training run's settings: the --config file's, then the flags given (they win), the
+    run folder defaulting to `default_out`."""
+    values: dict = {}
+    if args.config:
+        values.update(from_file(args.config))
+    values["game"] = args.game
+    for name in ("players", "steps", "envs", "seed", "out", *extra):
+        if getattr(args, name) is not None:
+            values[name] = getattr(args, name)
+    if args.no_progress:
+        values["progress"] = False
+    values.setdefault("out", default_out)
+    return values
+
+
 def _train_rllib(args: argparse.Namespace) -> int:
     """`huerta train --backend rllib`: masked self-play PPO on Ray RLlib (training/rllib.py)."""
     from huerta.envs.core.registry import game_label, resolve_game
@@ -459,17 +468,9 @@ def _train_rllib(args: argparse.Namespace) -> int:
     from .rllib import RLlibTrainConfig, train_rllib
     from .train import TrainingInterrupted
 
-    values: dict = {}
-    if args.config:
-        values.update(RLlibTrainConfig.from_file(args.config))
-    values["game"] = args.game
-    for name in ("players", "steps", "envs", "seed", "out", "env_runners"):
-        if getattr(args, name) is not None:
-            values[name] = getattr(args, name)
-    if args.no_progress:
-        values["progress"] = False
-    values.setdefault("out", f"runs/{args.game}-rllib")
-    config = RLlibTrainConfig(**values)
+    config = RLlibTrainConfig(**_train_settings(
+        args, RLlibTrainConfig.from_file, f"runs/{args.game}-rllib", extra=("env_runners",)
+    ))
     try:
         run = train_rllib(config, resume=args.resume, force=args.force,
                           ray_address=args.ray_address,
