@@ -30,6 +30,8 @@ AGENT_USAGE: dict[str, str] = {
     "heuristic": "heuristic (takes no argument)",
     "mcts": "mcts, mcts:ITERATIONS (e.g. mcts:400), mcts:SECONDSs (e.g. mcts:1.5s), "
     "mcts:BUDGET:ROLLOUT with ROLLOUT random or heuristic",
+    "search": "search, search:SIMULATIONS (e.g. search:48; 1-100,000) or search:SECONDSs (e.g. "
+    "search:0.5s; a time budget per decision above 0 up to 1 s)",
     "ppo": "ppo:PATH, PATH a MaskablePPO .zip or a run folder holding best_model.zip",
     "human": "human (takes no argument)",
     "rllib": "rllib:PATH, PATH a run folder of `huerta train --backend rllib` (its best_policy), "
@@ -104,6 +106,39 @@ def mcts_options(arg: str | None) -> dict[str, Any]:
             f"(e.g. mcts:400:heuristic)"
         )
     return options
+
+
+SEARCH_MAX_SECONDS = 1.0
+SEARCH_MAX_SIMULATIONS = 100_000
+
+
+def search_options(arg: str | None) -> dict[str, Any]:
+    """SearchAgent keyword arguments from the part after `search:` (SIMULATIONS or SECONDSs)."""
+    if arg is None:
+        return {}
+    text = arg.strip().lower()
+    try:
+        if text.endswith("s"):
+            seconds = float(text[:-1])
+            if not (math.isfinite(seconds) and 0 < seconds <= SEARCH_MAX_SECONDS):
+                raise ValueError
+            return {"seconds": seconds, "simulations": SEARCH_MAX_SIMULATIONS}
+        simulations = int(text)
+        if not 1 <= simulations <= SEARCH_MAX_SIMULATIONS:
+            raise ValueError
+        return {"simulations": simulations}
+    except ValueError:
+        raise InvalidConfigError(
+            f"agent code search:{arg} is not valid: {AGENT_USAGE['search']}"
+        ) from None
+
+
+def _check_search(game: str | None, arg: str | None) -> None:
+    search_options(arg)
+    if game is not None:
+        from .search import check_search_game
+
+        check_search_game(game)
 
 
 def _check_mcts(game: str | None, arg: str | None) -> None:
@@ -187,6 +222,12 @@ def _mcts(game: str, seed: int | None, arg: str | None) -> Agent:
     return MCTSAgent(seed=seed, game=game, **mcts_options(arg))
 
 
+def _search(game: str, seed: int | None, arg: str | None) -> Agent:
+    from .search import SearchAgent
+
+    return SearchAgent(seed=seed, game=game, **search_options(arg))
+
+
 def _ppo(game: str, seed: int | None, arg: str | None) -> Agent:
     from .ppo import PPOAgent
 
@@ -209,6 +250,7 @@ AGENT_FACTORIES: dict[str, Callable[..., Agent]] = {
     "random": lambda game, seed, arg: RandomAgent(seed=seed),
     "heuristic": _heuristic,
     "mcts": _mcts,
+    "search": _search,
     "ppo": _ppo,
     "human": _human,
     "rllib": _rllib,  # last: the valid codes are listed in this order
@@ -218,6 +260,7 @@ AGENT_CHECKS: dict[str, Callable[[str | None, str | None], None]] = {
     "random": lambda game, arg: _no_argument("random", game, arg),
     "heuristic": _check_heuristic,
     "mcts": _check_mcts,
+    "search": _check_search,
     "ppo": _check_ppo,
     "human": lambda game, arg: _no_argument("human", game, arg),
     "rllib": _check_rllib,
@@ -242,7 +285,8 @@ def make_agent(code: str, game: str = "finca", seed: int | None = None) -> Agent
     the code accepts.
 
     Codes: `random`, `heuristic`, `mcts` / `mcts:400` / `mcts:1.5s` / `mcts:400:heuristic`
-    (budget in iterations or seconds, rollout policy), `ppo:PATH` (a trained MaskablePPO
+    (budget in iterations or seconds, rollout policy), `search` / `search:48` / `search:0.5s`
+    (heuristic rollouts; simulations or seconds per decision), `ppo:PATH` (a trained MaskablePPO
     model), `rllib:PATH` (a policy trained on RLlib), `human` (asks on the terminal).
     """
     name, arg = split_code(code)

@@ -855,6 +855,7 @@ class AlpujarrasHeuristic(Agent):
         self.solo_weights = solo_weights
         self.plan: list[int] = []
         self.plan_key: tuple[int, int] = (-1, -1)  # (player, game step) the plan continues from
+        self.first_values: dict[int, float] = {}  # last decision: best value per first action
 
     def reset(self, seed: int | None = None) -> None:
         super().reset(seed)
@@ -925,6 +926,11 @@ class AlpujarrasHeuristic(Agent):
             for actions, result in complete_turns(state.clone(), me, before_end=before_end,
                                                   need=need, spend=solo)
         ]
+        firsts: dict[int, float] = {}
+        self.first_values = firsts
+        for v, actions in scored:
+            if actions and v > firsts.get(actions[0], -np.inf):
+                firsts[actions[0]] = v
         if not scored:
             return -np.inf, []
         scored.sort(key=lambda item: item[0], reverse=True)
@@ -942,6 +948,9 @@ class AlpujarrasHeuristic(Agent):
             for more, result in complete_turns(pre, me, before_end=True, need=need,
                                                limit=MAX_NODES // SPEND_BEAM):
                 v = self._judge(more, result, me, samples, value)
+                first = (actions[:-1] + more)[0]
+                if v > firsts.get(first, -np.inf):
+                    firsts[first] = v
                 if v > best_value:
                     best_value, best_actions = v, actions[:-1] + more
         return best_value, best_actions

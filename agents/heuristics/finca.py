@@ -127,6 +127,7 @@ class FincaHeuristic(Agent):
         super().__init__(seed, **options)
         self.plan: list[int] = []
         self.plan_key: tuple[int, int] = (-1, -1)  # (player, game step) the plan continues from
+        self.first_values: dict[int, float] = {}  # last decision: best value per first action
 
     def reset(self, seed: int | None = None) -> None:
         super().reset(seed)
@@ -146,6 +147,8 @@ class FincaHeuristic(Agent):
         state = view.determinize(self.rng)  # Finca hides only face-down tiles
         me = view.player
         best_value, best_actions = -np.inf, []
+        firsts: dict[int, float] = {}
+        self.first_values = firsts
         for actions, result in complete_turns(state, me):
             value = position_value(result, me)
             if state.phase == Phase.INTRO:
@@ -154,6 +157,8 @@ class FincaHeuristic(Agent):
                 if state.fruits[me][state.blades[blade]] == 0:
                     value += 0.3
             value += self.rng.random() * 1e-6  # random tie-break
+            if actions and value > firsts.get(actions[0], -np.inf):
+                firsts[actions[0]] = value
             if value > best_value:
                 best_value, best_actions = value, actions
         if not best_actions:

@@ -933,6 +933,7 @@ class MiTierraHeuristic(Agent):
         super().__init__(seed, **options)
         self.plan: list[int] = []
         self.plan_key: tuple[int, int] = (-1, -1)  # (player, game step) the plan continues from
+        self.first_values: dict[int, float] = {}  # last decision: its value per action, if any
 
     def reset(self, seed: int | None = None) -> None:
         super().reset(seed)
@@ -959,8 +960,10 @@ class MiTierraHeuristic(Agent):
     def choose(self, state: MiTierraState, me: int, legal: list[int]) -> list[int]:
         """The line of actions to play from `state` (its first action is legal now)."""
         decision = state.decision
+        self.first_values = {}
         if decision == Decision.PLACE:
             gains = placement_gains(state, me, legal)
+            self.first_values = {a: gains[a] for a in legal if a in gains}
             noise = self.rng.random(len(legal)) * 1e-6  # random tie-break
             best = max(range(len(legal)), key=lambda k: gains[legal[k]] + noise[k])
             action = legal[best]
@@ -986,6 +989,7 @@ class MiTierraHeuristic(Agent):
                 child.apply(follow)
                 line.append(follow)
             value = position_value(child, me, w) + noise[k]
+            self.first_values[action] = value
             if value > best_value:
                 best_value, best_line = value, line
         return best_line

@@ -117,9 +117,12 @@ BAD_AGENTS = {
     "mcts:abc": "bad mcts budget 'abc'",
     "mcts:5:foo": "bad mcts rollout 'foo'",
     "mcts:5:heuristic:x": "agent code mcts:5:heuristic:x is not valid",
+    "search:0": "agent code search:0 is not valid",
+    "search:2.5s": "agent code search:2.5s is not valid",
+    "search:fast": "agent code search:fast is not valid",
     "ppo": "the ppo agent needs a model path",
     "ppo:no/such/model.zip": "no trained model at no/such/model.zip",
-    "wizard": "unknown agent code 'wizard'; valid codes: random, heuristic, mcts, ppo, human",
+    "wizard": "unknown agent code 'wizard'; valid codes: random, heuristic, mcts, search, ppo, human",
     ",": "--agents lists no agent codes",
 }
 

@@ -1,0 +1,155 @@
+"""The search rung (agents/search.py): legal, reproducible, within its time budget, and the
+heuristic itself whenever no alternative is measurably better. Its strength against the
+heuristic is a benchmark claim in the README, not a test."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pytest
+
+from huerta.agents import make_agent
+from huerta.agents.heuristics import make_heuristic
+from huerta.agents.search import DEFAULTS, SearchAgent
+from huerta.envs.core.errors import InvalidConfigError
+from huerta.training.matches import play_game
+
+GAMES = ("finca", "alpujarras", "mi_tierra")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_search_plays_legal_complete_games(game):
+    agents = [SearchAgent(seed=1, game=game, simulations=6), make_heuristic(game, seed=2)]
+    record, state = play_game(game, agents, seed=3)  # play_game refuses any illegal action
+    assert state.is_terminal
+    assert len(record.actions) == state.steps > 20
+
+
+def test_search_plays_three_players_and_the_solo_game():
+    agents = [SearchAgent(seed=1, game="finca", simulations=4) for _ in range(3)]
+    _, state = play_game("finca", agents, seed=4)
+    assert state.is_terminal and state.num_players == 3
+    _, solo = play_game("alpujarras", [SearchAgent(seed=5, game="alpujarras", simulations=4)],
+                        seed=6)
+    assert solo.is_terminal and solo.num_players == 1
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_same_seed_same_game(game):
+    """With the simulation count binding (a generous time cap), a game replays exactly."""
+
+    def actions() -> list[int]:
+        agents = [SearchAgent(seed=7, game=game, simulations=8, seconds=60.0),
+                  make_heuristic(game, seed=8)]
+        return play_game(game, agents, seed=9)[0].actions
+
+    assert actions() == actions()
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_without_a_measurable_gain_it_is_the_heuristic(game):
+    """An infinite significance margin never leaves the default: the game is the heuristic's,
+    move for move (the rest of each turn follows the heuristic's plan)."""
+    searcher = SearchAgent(seed=11, game=game, simulations=4, margin=float("inf"))
+    with_search = play_game(game, [searcher, make_heuristic(game, seed=12)], seed=13,
+                            agent_seeds=[11, 12])[0].actions
+    plain = play_game(game, [make_heuristic(game, seed=11), make_heuristic(game, seed=12)],
+                      seed=13, agent_seeds=[11, 12])[0].actions
+    assert with_search == plain
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_it_does_leave_the_heuristic_when_a_simulation_says_so(game):
+    """The same game with the default margin deviates somewhere (else the search is idle)."""
+    searcher = SearchAgent(seed=11, game=game, simulations=12)
+    with_search = play_game(game, [searcher, make_heuristic(game, seed=12)], seed=13,
+                            agent_seeds=[11, 12])[0].actions
+    plain = play_game(game, [make_heuristic(game, seed=11), make_heuristic(game, seed=12)],
+                      seed=13, agent_seeds=[11, 12])[0].actions
+    assert with_search != plain
+
+
+@pytest.mark.parametrize("game", ["finca", "mi_tierra"])
+def test_no_simulation_starts_after_the_time_budget(game, monkeypatch):
+    """The budget is checked before every simulation: none begins after the deadline, however
+    many simulations were asked for (the last one may end a little after it)."""
+    seconds = 0.03
+    agent = SearchAgent(seed=1, game=game, simulations=100_000, seconds=seconds)
+    decisions: list[float] = []
+    starts: list[float] = []
+    act, simulate = agent.act, agent._simulate
+
+    def timed_act(observation, view=None):
+        decisions.append(time.perf_counter())
+        return act(observation, view)
+
+    def timed_simulate(*args):
+        starts.append(time.perf_counter())
+        return simulate(*args)
+
+    monkeypatch.setattr(agent, "act", timed_act)
+    monkeypatch.setattr(agent, "_simulate", timed_simulate)
+    play_game(game, [agent, make_heuristic(game, seed=2)], seed=5, max_steps=120)
+    assert starts, "the search never ran"
+    for start in starts:
+        began = max(d for d in decisions if d <= start)
+        assert start - began < seconds
+
+
+def test_candidates_are_the_default_and_the_heuristics_best_alternatives():
+    agent = SearchAgent(seed=1, game="finca", width=3)
+    agent.base.first_values = {4: 1.0, 5: 9.0, 6: 3.0, 7: 8.0}
+    assert agent._candidates([4, 5, 6, 7], default=5) == [5, 7, 6]
+    agent.base.first_values = {}  # no values: every legal action, the default first
+    assert agent._candidates([4, 5, 6], default=6)[0] == 6
+
+
+def test_paired_pick_needs_a_gain_beyond_the_noise():
+    agent = SearchAgent(seed=1, game="finca")
+    steady = {0: [0.5, 0.5, 0.5, 0.5], 1: [0.6, 0.6, 0.6, 0.6]}
+    assert agent._pick(steady, default=0) == 1
+    noisy = {0: [0.5, 0.5, 0.5, 0.5], 1: [1.0, 0.0, 1.0, 0.1]}  # mean 0.525, spread 0.5
+    assert agent._pick(noisy, default=0) == 0
+
+
+@pytest.mark.parametrize("game", ["finca", "alpujarras"])
+def test_the_heuristics_first_values_rank_its_own_choice_first(game):
+    """The search reads the heuristic's value of every first action; its choice is their best."""
+    heuristic = make_heuristic(game, seed=3)
+    act = heuristic.act
+    seen = 0
+
+    def checked_act(observation, view=None):
+        nonlocal seen
+        before = heuristic.first_values
+        action = act(observation, view)
+        if heuristic.first_values is not before:  # a fresh decision, not a plan continued
+            values = heuristic.first_values
+            assert values[action] == max(values.values())
+            seen += 1
+        return action
+
+    heuristic.act = checked_act
+    play_game(game, [heuristic, make_heuristic(game, seed=4)], seed=8)
+    assert seen > 5
+
+
+@pytest.mark.parametrize(
+    "options, message",
+    [({"simulations": 0}, "simulations"), ({"seconds": 0.0}, "seconds"),
+     ({"horizon": -1}, "horizon"), ({"width": 1}, "width")],
+)
+def test_bad_options_are_refused(options, message):
+    with pytest.raises(InvalidConfigError, match=message):
+        SearchAgent(game="finca", **options)
+
+
+def test_codes_and_defaults():
+    assert make_agent("search:12", game="mi_tierra").simulations == 12
+    timed = make_agent("search:0.25s", game="finca")
+    assert timed.seconds == 0.25 and timed.simulations > 1000
+    assert set(DEFAULTS) == set(GAMES)
+    with pytest.raises(InvalidConfigError, match="no search agent for game"):
+        SearchAgent(game="chess")
+    assert np.isfinite(SearchAgent(game="alpujarras").scale)
