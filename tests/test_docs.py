@@ -101,7 +101,8 @@ def test_the_command_reference_has_every_commands_help():
     from huerta.training.cli import build_parser
 
     page = docs_site.cli_page()
-    commands = ["demo", "bench", "play", "tournament", "train", "main", "replay", "serve"]
+    commands = ["demo", "bench", "play", "tournament", "benchmark", "leaderboard", "train",
+                "main", "replay", "serve"]
     for name in commands:
         assert f"\n## huerta {name}\n" in page
         assert f"usage: huerta {name}" in page

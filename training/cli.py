@@ -3,6 +3,10 @@
     huerta play GAME --agents human,heuristic [--players N] [--seed S]
     huerta tournament GAME --agents random,heuristic,mcts:200 --games 400 [--players N]
                       [--workers K] [--out DIR [--resume]] [--backend ray [--ray-address ADDR]]
+                      [--db PATH | --no-db]
+    huerta benchmark GAME AGENT [--players N] [--games K] [--workers K] [--db PATH | --no-db]
+                     [--json PATH]
+    huerta leaderboard GAME [--players N] [--db PATH] [--plot PATH]
     huerta replay RECORD.json [--boards] [--gif OUT.gif]
     huerta bench [--game GAME ...] [--seconds S] [--players 2 3 4] [--no-memory]
     huerta demo [--game GAME] [--games N] [--players 2 3 4] [--agents random] [--records DIR]
@@ -317,7 +321,7 @@ def _play(args: argparse.Namespace) -> int:
 
 
 def _tournament(args: argparse.Namespace) -> int:
-    from .tournament import format_results, run_tournament
+    from .tournament import TournamentInterrupted, format_results, run_tournament
 
     if args.resume and not args.out:
         raise InvalidConfigError("--resume continues the tournament in --out: give --out DIR")
@@ -332,15 +336,102 @@ def _tournament(args: argparse.Namespace) -> int:
         play = functools.partial(run_ray_tournament, address=args.ray_address)
     elif args.ray_address is not None:
         raise InvalidConfigError("--ray-address needs --backend ray")
-    with _sigterm_as_interrupt():
-        result = play(
-            spec.name, codes, players=players or 2, games=args.games, seed=args.seed,
-            workers=args.workers if args.backend == "ray" else (args.workers or 1),
-            progress=not args.quiet, out=args.out, resume=args.resume, log=print,
-        )
+    db = _db_path(args)
+    with _sigterm_as_interrupt(), contextlib.ExitStack() as stack:
+        on_game = None
+        if db is not None:
+            from .leaderboard import Leaderboard, tournament_recorder
+
+            board = stack.enter_context(Leaderboard(db))
+            on_game = tournament_recorder(board, spec.name, players or 2, codes)
+        try:
+            result = play(
+                spec.name, codes, players=players or 2, games=args.games, seed=args.seed,
+                workers=args.workers if args.backend == "ray" else (args.workers or 1),
+                progress=not args.quiet, out=args.out, resume=args.resume, log=print,
+                on_game=on_game,
+            )
+        except TournamentInterrupted as exc:
+            if db is None:
+                raise
+            message = (f"{exc}; they are in the leaderboard {db} too" if args.out else
+                       f"interrupted after {exc.kept} of {exc.total} games; the finished ones "
+                       f"are stored in the leaderboard {db} (no --out folder)")
+            raise TournamentInterrupted(message, exc.kept, exc.total) from None
     print(format_results(result))
     if result.paths:
         print("written: " + ", ".join(str(p) for p in result.paths.values()))
+    if db is not None:
+        print(f"games stored in the leaderboard {db}")
+    return 0
+
+
+def _db_path(args: argparse.Namespace) -> Path | None:
+    """The leaderboard file of a command: --db, else $HUERTA_LEADERBOARD, else
+    runs/leaderboard.sqlite; None with --no-db."""
+    from .leaderboard import default_db_path
+
+    if getattr(args, "no_db", False):
+        return None
+    return Path(args.db) if args.db else default_db_path()
+
+
+def _benchmark(args: argparse.Namespace) -> int:
+    """`huerta benchmark`: the agent against the ladder (training/benchmark.py)."""
+    from huerta.envs.core.registry import resolve_game
+
+    from .benchmark import benchmark, write_json
+
+    spec, players = resolve_game(args.game, args.players)
+    if args.json:
+        _check_output_file(args.json, "--json")
+    db = _db_path(args)
+    with _sigterm_as_interrupt():
+        result = benchmark(spec.name, args.agent, players=players, games=args.games,
+                           seed=args.seed, workers=args.workers, db=db,
+                           progress=not args.quiet, log=print)
+    print(result.table())
+    if db is not None:
+        print(f"games stored in the leaderboard {db} ({result.played} played now, "
+              f"{result.reused} found there); see them all with: huerta leaderboard "
+              f"{args.game}" + (f" --players {result.players}" if args.players else ""))
+    if args.json:
+        print(f"written: {write_json(result, args.json)}")
+    return 0
+
+
+def _leaderboard(args: argparse.Namespace) -> int:
+    """`huerta leaderboard`: every stored agent's rating (training/standings.py)."""
+    from huerta.envs.core.registry import game_label, resolve_game
+
+    from .leaderboard import Leaderboard, default_db_path
+    from .standings import compute_standings, default_plot_path, format_standings
+
+    spec, players = resolve_game(args.game, args.players)
+    players = players or 2
+    db = Path(args.db) if args.db else default_db_path()
+    label = game_label(spec.name, players)
+    if args.plot:
+        _check_output_file(args.plot, "--plot")
+    if not db.exists():
+        print(f"no leaderboard at {db} yet: `huerta benchmark {label} AGENT` and `huerta "
+              f"tournament {label}` store their games there")
+        return 0
+    with Leaderboard(db, create=False) as board:
+        standings = compute_standings(board, spec.name, players)
+    if not standings.rows:
+        print(f"no {label} games with {players} player(s) in {db} yet: `huerta benchmark "
+              f"{label} AGENT` stores some")
+        return 0
+    print(format_standings(standings))
+    plot = Path(args.plot) if args.plot else default_plot_path(db, spec.name, players)
+    try:
+        from .plots import plot_leaderboard
+    except ImportError:  # pragma: no cover - matplotlib comes with the train extra
+        print("no plot: matplotlib is missing (pip install 'huerta[train]')")
+        return 0
+    plot_leaderboard(standings, plot)
+    print(f"plot: {plot}")
     return 0
 
 
@@ -537,6 +628,14 @@ def _serve(args: argparse.Namespace) -> int:
 GAME_HELP = "one of %(choices)s (alpujarras-solo: the solo game against Zara)"
 
 
+def _db_arguments(parser: argparse.ArgumentParser, what: str) -> None:
+    """--db PATH and --no-db, one or the other."""
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument("--db", metavar="PATH", default=None,
+                       help=f"{what} (default $HUERTA_LEADERBOARD, else runs/leaderboard.sqlite)")
+    group.add_argument("--no-db", action="store_true", help="store nothing in the leaderboard")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the `huerta` command."""
     from huerta.envs.core.registry import game_choices
@@ -604,7 +703,7 @@ def build_parser() -> argparse.ArgumentParser:
     tour = sub.add_parser(
         "tournament", help="round-robin of agents with win rates, intervals and ratings",
         description="Every line-up of --players agents plays the same deals from every seat. "
-        "Prints win rates with 95%% intervals, mean scores and ranks and openskill ratings; "
+        "Prints win rates with 95% intervals, mean scores and ranks and openskill ratings; "
         "--out writes games.jsonl (with records), summary.json, table.txt and a plot.",
     )
     tour.add_argument("game", choices=game_choices(), metavar="GAME", help=GAME_HELP)
@@ -629,7 +728,59 @@ def build_parser() -> argparse.ArgumentParser:
     tour.add_argument("--ray-address", default=None, metavar="ADDR",
                       help="the cluster's address (HOST:PORT printed by `ray start --head`); "
                       "default: a local Ray started for the tournament")
+    _db_arguments(tour, "store every finished game in this leaderboard file")
     tour.set_defaults(func=_tournament)
+
+    from .benchmark import DEFAULT_GAMES
+    from .ladder import BENCHMARK_SEED
+
+    bench_agent = sub.add_parser(
+        "benchmark", help="rate an agent against the fixed ladder (anchored ratings)",
+        description="Play AGENT against every rung of the game's ladder (random, the heuristic, "
+        "...) on the published deals, each deal from every seat, and print its rating on a "
+        "fixed scale (random = 0, the rungs at their reference ratings) with a 95% interval "
+        "and a head-to-head row per rung. Games go into the leaderboard file; games already "
+        "there are not played again, so an interrupted benchmark continues when rerun.",
+    )
+    bench_agent.add_argument("game", choices=game_choices(), metavar="GAME", help=GAME_HELP)
+    bench_agent.add_argument(
+        "agent", metavar="AGENT",
+        help="an agent code (random, heuristic, mcts:400, ppo:PATH, rllib:PATH), a Python "
+        "module:function or module:Class importable from the current folder (a function takes "
+        "the observation dict and returns an action; a class has act(observation)), or a "
+        "MaskablePPO model file (.zip)")
+    bench_agent.add_argument("--players", type=_players, default=None,
+                             help="seats per game (default 2; alpujarras-solo: 1)")
+    bench_agent.add_argument("--games", type=GAMES, default=DEFAULT_GAMES,
+                             help="games against each rung, rounded up to whole deals "
+                             f"(default {DEFAULT_GAMES}; alpujarras-solo: deals against Zara)")
+    bench_agent.add_argument("--seed", type=SEED, default=BENCHMARK_SEED,
+                             help=f"seed of the first deal (default {BENCHMARK_SEED:,}, the "
+                             "published deals the ladder was measured on)")
+    bench_agent.add_argument("--workers", type=WORKERS, default=1,
+                             help="worker processes (default 1)")
+    _db_arguments(bench_agent, "store every finished game in this leaderboard file (and reuse "
+                  "the games already there)")
+    bench_agent.add_argument("--json", metavar="PATH", help="also write the results as JSON")
+    bench_agent.add_argument("--quiet", action="store_true", help="no progress bar")
+    bench_agent.set_defaults(func=_benchmark)
+
+    board = sub.add_parser(
+        "leaderboard", help="ratings of every agent benchmarked so far, with a plot",
+        description="Rate every agent in the leaderboard file for GAME and the player count "
+        "together (the ladder's rungs held at their reference ratings), with 95% intervals, "
+        "games played and the head-to-head matrix, and save a plot.",
+    )
+    board.add_argument("game", choices=game_choices(), metavar="GAME", help=GAME_HELP)
+    board.add_argument("--players", type=_players, default=None,
+                       help="seats per game (default 2; alpujarras-solo: 1)")
+    board.add_argument("--db", metavar="PATH", default=None,
+                       help="the leaderboard file (default $HUERTA_LEADERBOARD, else "
+                       "runs/leaderboard.sqlite)")
+    board.add_argument("--plot", metavar="PATH", default=None,
+                       help="where to save the plot (default beside the leaderboard file: "
+                       "leaderboard_GAME_Np.png)")
+    board.set_defaults(func=_leaderboard)
 
     train = sub.add_parser(
         "train", help="self-play training with MaskablePPO (or Ray RLlib: --backend rllib)",

@@ -1,16 +1,21 @@
-"""Pictures of results: tournament win rates with their 95% intervals, and ratings.
+"""Pictures of results: tournament win rates with their 95% intervals, and ratings; the
+leaderboard's anchored ratings.
 
 matplotlib is imported only when a plot is drawn, with the Agg backend (no display needed).
 """
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from huerta.envs.core.registry import game_label
 
 from .ratings import wilson_interval
 
 if TYPE_CHECKING:
+    from .standings import Standings
     from .tournament import TournamentResult
 
 
@@ -77,6 +82,43 @@ def plot_learning_curve(
     ax.set_title(title)
     ax.grid(alpha=0.3)
     ax.legend()
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+def plot_leaderboard(standings: Standings, path: Path) -> Path:
+    """Horizontal bars of the leaderboard's ratings with their 95% intervals as whiskers, the
+    ladder's rungs (held at their reference ratings) in their own colour; in the solo game,
+    win rates against Zara with their Wilson intervals."""
+    plt = _pyplot()
+    rows = [r for r in reversed(standings.rows) if r.rating is not None]
+    labels = [f"{r.agent.code}@{r.agent.version[:7]}" for r in rows]
+    scale = 100.0 if standings.solo else 1.0
+    values = [scale * (r.rating or 0.0) for r in rows]
+
+    def whisker(row, value: float, end: float | None) -> float:
+        """How far an interval end lies from the value (none for rungs and open ends)."""
+        if row.anchor or end is None or not math.isfinite(end):
+            return 0.0
+        return abs(scale * end - value)
+
+    low = [whisker(r, v, r.low) for r, v in zip(rows, values, strict=True)]
+    high = [whisker(r, v, r.high) for r, v in zip(rows, values, strict=True)]
+    colours = ["#8c8c8c" if r.anchor else "#6a9f58" for r in rows]
+    fig, ax = plt.subplots(figsize=(9, 0.45 * len(rows) + 1.8))
+    ax.barh(labels, values, xerr=[low, high], color=colours, capsize=4)
+    ax.axvline(0, color="black", linewidth=0.8)
+    if standings.solo:
+        ax.set_xlabel("win % against Zara (95% Wilson interval)")
+    else:
+        ax.set_xlabel("rating, Elo points: random = 0, grey bars the ladder's rungs at their "
+                      "reference ratings (95% interval)")
+    who = "solo against Zara" if standings.solo else f"{standings.players} players"
+    fig.suptitle(f"{game_label(standings.game, standings.players)}, {who}: leaderboard of "
+                 f"{standings.games:,} games")
     fig.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=110)

@@ -150,6 +150,7 @@ def run_ray_tournament(
     resume: bool = False,
     log: Callable[[str], None] | None = None,
     address: str | None = None,
+    on_game: Callable[[dict[str, Any]], None] | None = None,
 ) -> TournamentResult:
     """`run_tournament` with the games spread over the Ray cluster at `address` (None: a local
     Ray started for it). `workers` caps the games played at once (default: the cluster's
@@ -164,4 +165,4 @@ def run_ray_tournament(
             log(f"ray: {cluster_cpus()} CPUs in the cluster, up to {concurrency} games at once")
         return run_tournament(game, codes, players=players, games=games, seed=seed,
                               workers=concurrency, progress=progress, out=out, resume=resume,
-                              log=log, runner=RayRunner())
+                              log=log, runner=RayRunner(), on_game=on_game)

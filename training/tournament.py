@@ -187,11 +187,19 @@ def check_tournament(
     return codes
 
 
-def _run_job(args: tuple[str, list[str], Job]) -> dict[str, Any]:
-    game, codes, job = args
+# builds one seat's agent for one game: (code, game=..., seed=...) -> agent; `make_agent` for
+# tournaments, `agent_specs.make_benchmark_agent` for benchmarks (a module-level function, so that
+# it reaches worker processes by name)
+AgentMaker = Callable[..., Any]
+
+
+def _run_job(args: tuple[Any, ...]) -> dict[str, Any]:
+    """Play one job: args are (game, codes, job) or (game, codes, job, agent maker)."""
+    game, codes, job, *rest = args
+    maker: AgentMaker = rest[0] if rest else make_agent
     agent_seeds = [job.seed * 1009 + seat * 101 + a for seat, a in enumerate(job.seats)]
     agents = [
-        make_agent(codes[a], game=game, seed=agent_seed)
+        maker(codes[a], game=game, seed=agent_seed)
         for a, agent_seed in zip(job.seats, agent_seeds, strict=True)
     ]
     record, state = play_game(game, agents, job.seed, agent_seeds=agent_seeds)
@@ -229,14 +237,17 @@ class _Failure:
 
 
 def play_jobs(
-    game: str, codes: list[str], jobs: Iterator[Job], workers: int
+    game: str, codes: list[Any], jobs: Iterator[Job], workers: int,
+    maker: AgentMaker | None = None,
 ) -> Iterator[dict[str, Any]]:
     """Results of `jobs` in the order they finish: in this process, or on `workers` spawned
     processes with at most two jobs per worker in flight (the job iterator is read lazily).
-    Closing the generator (Ctrl-C included) ends the workers."""
+    `maker` builds the agents from `codes` (default `make_agent`). Closing the generator
+    (Ctrl-C included) ends the workers."""
+    extra = () if maker is None else (maker,)
     if workers <= 1:
         for job in jobs:
-            yield _run_job((game, codes, job))
+            yield _run_job((game, codes, job, *extra))
         return
     ctx = multiprocessing.get_context("spawn")
     main_thread = threading.current_thread() is threading.main_thread()
@@ -251,7 +262,7 @@ def play_jobs(
     try:
         in_flight = 0
         for job in itertools.islice(jobs, 2 * workers):
-            pool.apply_async(_run_job, ((game, codes, job),), callback=finished.put,
+            pool.apply_async(_run_job, ((game, codes, job, *extra),), callback=finished.put,
                              error_callback=lambda e: finished.put(_Failure(e)))
             in_flight += 1
         while in_flight:
@@ -261,7 +272,7 @@ def play_jobs(
                 raise item.error
             yield item
             for job in itertools.islice(jobs, 1):
-                pool.apply_async(_run_job, ((game, codes, job),), callback=finished.put,
+                pool.apply_async(_run_job, ((game, codes, job, *extra),), callback=finished.put,
                                  error_callback=lambda e: finished.put(_Failure(e)))
                 in_flight += 1
         pool.close()
@@ -279,15 +290,17 @@ def _get(finished: queue.SimpleQueue) -> Any:
             continue
 
 
-def _progress_bar(total: int, desc: str, enabled: bool, initial: int = 0) -> Any:
-    """A tqdm bar on stderr (None when disabled or tqdm is missing)."""
+def _progress_bar(
+    total: int, desc: str, enabled: bool, initial: int = 0, kind: str = "tournament"
+) -> Any:
+    """A tqdm bar on stderr, `kind desc` (None when disabled or tqdm is missing)."""
     if not enabled:
         return None
     try:
         from tqdm import tqdm
     except ImportError:  # tqdm comes with the `train` extra
         return None
-    return tqdm(total=total, initial=initial, desc=f"tournament {desc}")
+    return tqdm(total=total, initial=initial, desc=f"{kind} {desc}")
 
 
 def run_tournament(
@@ -302,6 +315,7 @@ def run_tournament(
     resume: bool = False,
     log: Callable[[str], None] | None = None,
     runner: JobRunner | None = None,
+    on_game: Callable[[dict[str, Any]], None] | None = None,
 ) -> TournamentResult:
     """Play the whole round-robin and summarise it (see the module docstring).
 
@@ -311,7 +325,8 @@ def run_tournament(
     many games were kept. `log` receives a line when a resumed tournament starts. `runner`
     plays the jobs (default `play_jobs`: this process or `workers` local processes; the Ray
     backend passes its own, `ray_tournament.RayRunner`); jobs, seeds and the summary are the
-    same whatever plays them.
+    same whatever plays them. `on_game` receives each game as it finishes (the CLI stores it
+    in the leaderboard).
     """
     spec = get_game(game)
     codes = check_tournament(spec.name, codes, players, games, seed, workers)
@@ -321,7 +336,7 @@ def run_tournament(
         jobs = iter_jobs(len(codes), players, games, seed)
         try:
             _play_into(done, spec.name, codes, jobs, min(workers, total), progress, total, None,
-                       runner)
+                       runner, on_game)
         except KeyboardInterrupt:
             raise TournamentInterrupted(
                 f"interrupted after {len(done)} of {total} games; nothing kept (no output "
@@ -339,7 +354,7 @@ def run_tournament(
         pending = (j for j in iter_jobs(len(codes), players, games, seed) if j.index not in done)
         try:
             _play_into(done, spec.name, codes, pending, max(1, min(workers, total - len(done))),
-                       progress, total, folder, runner)
+                       progress, total, folder, runner, on_game)
         except KeyboardInterrupt:
             folder.close_games()
             kept = folder.count_games()  # what the file holds, however the interrupt fell
@@ -363,15 +378,18 @@ def _play_into(
     total: int,
     folder: TournamentFolder | None,
     runner: JobRunner | None = None,
+    on_game: Callable[[dict[str, Any]], None] | None = None,
 ) -> None:
     """Play `jobs` with `runner` (default `play_jobs`), storing each result in `done` (and
-    appending it to the folder) as it finishes."""
+    appending it to the folder, and handing it to `on_game`) as it finishes."""
     bar = _progress_bar(total, game, progress, initial=len(done))
     try:
         with contextlib.closing((runner or play_jobs)(game, codes, jobs, workers)) as results:
             for result in results:
                 if folder is not None:
                     folder.append(result)
+                if on_game is not None:
+                    on_game(result)
                 done[result["index"]] = result
                 if bar is not None:
                     bar.update(1)
@@ -631,9 +649,21 @@ def summarise(
     return TournamentResult(game, players, labels, codes, results, stats)
 
 
+TABLE_LEGEND = (
+    "win %: games won (a shared victory counts 1/k), 95% CI: its Wilson interval; mean rank: 1 "
+    "is first; rating: openskill (Plackett-Luce) mu - 3 sigma, comparable within this "
+    "tournament only (huerta benchmark rates on a fixed scale)"
+)
+SOLO_LEGEND = (
+    "win %: games won against the game's opponent, 95% CI: its Wilson interval; rating: "
+    "openskill (Plackett-Luce) mu - 3 sigma against that opponent, comparable within this "
+    "tournament only"
+)
+
+
 def format_results(result: TournamentResult) -> str:
-    """The summary table, best rating first; the agent column is as wide as the longest name
-    (22 at least)."""
+    """The summary table, best rating first, and a line saying what its columns mean; the agent
+    column is as wide as the longest name (22 at least)."""
     width = max([22, *(len(s.label) for s in result.stats)])
     header = (
         f"{'agent':<{width}} {'games':>6} {'win %':>7} {'95% CI':>15} {'mean score':>11} "
@@ -657,6 +687,7 @@ def format_results(result: TournamentResult) -> str:
             f"{s.label:<{width}} {s.games:6d} {100 * s.win_rate:7.1f} {ci:>15} "
             f"{s.mean_score:11.1f} {rank} {s.rating:8.2f}"
         )
+    lines.append(SOLO_LEGEND if result.players == 1 else TABLE_LEGEND)
     unfinished = sum(1 for g in result.games if not g["terminated"])
     if unfinished:
         lines.append(f"({unfinished} game(s) truncated at the step limit: no winner)")

@@ -59,7 +59,8 @@ def test_a_solo_tournament_runs_end_to_end():
     assert [s.games for s in result.stats] == [2, 2]
     table = format_results(result)
     assert table.startswith("alpujarras, solo against the game's opponent")
-    assert all(line.split()[-2] == "-" for line in table.splitlines()[3:])  # no mean rank
+    assert all(line.split()[-2] == "-" for line in table.splitlines()[3:-1])  # no mean rank
+    assert table.splitlines()[-1].startswith("win %: games won against the game's opponent")
 
 
 def test_summary_of_crafted_results_counts_shared_victories_fractionally():

@@ -1,0 +1,156 @@
+"""Measure the benchmark ladder's reference ratings into training/ladder.json.
+
+    .venv/bin/python scripts/reference_ladder.py --workers 2          # random and heuristic,
+                                                                      # every game and count
+    .venv/bin/python scripts/reference_ladder.py --game finca --players 2 --rungs search \\
+        --games 400 --workers 2                                       # add one rung
+    .venv/bin/python scripts/reference_ladder.py --game finca --players 2 --rungs search \
+        --games 200 --only-below --workers 2                          # against the heuristic only
+
+Random is 0 by definition (for every game and player count). Every other rung is benchmarked
+(`huerta.training.benchmark`, the published deals, seats rotated) against random and the rung
+just below it in the ladder, whose ratings are held at their reference values, and its fitted
+rating, 95% interval, game count, opponents, version and date are written into the ladder file,
+which keeps the rungs in ladder order. Rungs are measured in the order given, so
+`--rungs heuristic search` measures search against the heuristic's new rating. In the solo game
+(alpujarras with 1 player) each rung's win rate against Zara on the published deals is kept
+instead. The file is rewritten (atomically) after every rung, so an interrupted run keeps what
+it measured.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shlex
+import sys
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from huerta.agents.registry import agent_codes
+from huerta.envs.core.registry import get_game, own_player_counts
+from huerta.training.agent_specs import agent_identity
+from huerta.training.benchmark import benchmark
+from huerta.training.ladder import (
+    BASE_RUNG,
+    BENCHMARK_SEED,
+    DEFAULT_RUNGS,
+    LADDER_FILE,
+    LADDER_FORMAT,
+    SOLO_DEALS,
+    Rung,
+)
+from huerta.training.tournament import write_atomic
+
+METHOD = (
+    "Each rung after random was benchmarked (huerta.training.benchmark) against random and the "
+    "rung just below it, their ratings held at their reference values: the published deals "
+    "from the seed below, each deal once from every seat, the rung in one seat and the opponent "
+    "in the others; anchored Elo fit with one virtual draw against each opponent, 95% profile-"
+    "likelihood interval widened by the deal bootstrap's design effect. Solo (players 1): win "
+    "rate against Zara on the published deals."
+)
+
+
+def load(path: Path) -> dict[str, Any]:
+    """The ladder file, or a new one."""
+    if path.exists():
+        return json.loads(path.read_text(encoding="utf-8"))
+    return {"format": LADDER_FORMAT, "ladders": {}}
+
+
+def ordered(entries: dict[str, Any]) -> dict[str, Any]:
+    """Rungs in ladder order: random, then DEFAULT_RUNGS' order, then any others as they came."""
+    rank = {code: i for i, code in enumerate(DEFAULT_RUNGS)}
+    return dict(sorted(entries.items(), key=lambda kv: rank.get(kv[0], len(rank))))
+
+
+def as_rung(code: str, entry: dict[str, Any]) -> Rung:
+    return Rung(code, rating=float(entry.get("rating", 0.0)), version=entry.get("version"))
+
+
+def measure(game: str, players: int, code: str, entries: dict[str, Any], games: int,
+            workers: int, seed: int, db: str | None, only_below: bool = False) -> dict[str, Any]:
+    """The ladder entry of rung `code`, measured against random and the rung just below it in
+    `entries` (only that rung with `only_below`: a rung that beats random in every game learns
+    nothing from those games, and a search rung's games are dear)."""
+    today = date.today().isoformat()
+    version = agent_identity(code, game).version
+    if players == 1:
+        result = benchmark(game, code, players=1, games=games, seed=seed, workers=workers,
+                           db=db, progress=True, rungs=[])
+        return {"wins": round(result.rating * result.games), "games": result.games,
+                "win_rate": result.rating, "low": result.low, "high": result.high,
+                "version": version, "date": today}
+    if code == BASE_RUNG:
+        return {"rating": 0.0, "version": version, "date": today}
+    below = [c for c in ordered(entries) if c != code]
+    if code in DEFAULT_RUNGS:
+        below = [c for c in below if c not in DEFAULT_RUNGS
+                 or DEFAULT_RUNGS.index(c) < DEFAULT_RUNGS.index(code)]
+    opponents = list(dict.fromkeys([*([] if only_below and below else [BASE_RUNG]),
+                                    *below[-1:]]))
+    rungs = [as_rung(c, entries.get(c, {})) for c in opponents]
+    result = benchmark(game, code, players=players, games=games, seed=seed, workers=workers,
+                       db=db, progress=True, rungs=rungs)
+    print(result.table(), flush=True)
+    return {"rating": result.rating, "low": result.low, "high": result.high,
+            "design_effect": result.design_effect, "games": result.games,
+            "opponents": opponents, "version": version, "date": today}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--game", nargs="+", default=["finca", "alpujarras", "mi_tierra"])
+    parser.add_argument("--players", type=int, nargs="+", default=None,
+                        help="player counts (default: every count of each game, the solo "
+                        "game's 1 included)")
+    parser.add_argument("--rungs", nargs="+", default=None,
+                        help="rung codes to measure, in order (default: "
+                        + ", ".join(DEFAULT_RUNGS) + ", those the registry has)")
+    parser.add_argument("--games", type=int, default=400,
+                        help=f"games per opponent (solo: deals, at most {SOLO_DEALS})")
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--seed", type=int, default=BENCHMARK_SEED)
+    parser.add_argument("--db", default=None, help="also store the games in this leaderboard")
+    parser.add_argument("--only-below", action="store_true",
+                        help="play each rung against the rung just below it only, not random")
+    parser.add_argument("--out", type=Path, default=LADDER_FILE)
+    args = parser.parse_args(argv)
+    known = set(agent_codes())
+    rungs = args.rungs or [c for c in DEFAULT_RUNGS if c.partition(":")[0] in known]
+    data = load(args.out)
+    data.update({
+        "format": LADDER_FORMAT,
+        "scale": "Elo: P(A finishes ahead of B) = 1 / (1 + 10 ** ((r_B - r_A) / 400)); "
+                 "random = 0 for every game and player count",
+        "seed": args.seed,
+        "method": METHOD,
+    })
+    made = data.setdefault("made_by", [])
+    made.append(f"{date.today().isoformat()}: scripts/reference_ladder.py "
+                + " ".join(shlex.quote(a) for a in (argv if argv is not None else sys.argv[1:])))
+    for game in args.game:
+        spec = get_game(game)
+        counts = args.players or [*own_player_counts(game),
+                                  *(n for n in spec.player_counts
+                                    if n not in own_player_counts(game))]
+        for players in counts:
+            if players not in spec.player_counts:
+                continue
+            for code in rungs:
+                entries = data["ladders"].setdefault(game, {}).setdefault(str(players), {})
+                games = args.games if players > 1 else min(args.games, SOLO_DEALS)
+                print(f"{game}, {players} player(s): {code}", flush=True)
+                entries[code] = measure(game, players, code, entries, games, args.workers,
+                                        args.seed, args.db, args.only_below)
+                data["ladders"][game][str(players)] = ordered(entries)
+                data = {**{k: data[k] for k in data if k != "ladders"}, "ladders": data["ladders"]}
+                write_atomic(args.out, json.dumps(data, indent=2) + "\n")
+    print(f"written: {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
