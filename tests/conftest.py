@@ -32,3 +32,21 @@ def _leaderboard_outside_the_repository(tmp_path_factory):
         os.environ.pop("HUERTA_LEADERBOARD", None)
     else:
         os.environ["HUERTA_LEADERBOARD"] = old
+
+
+@pytest.fixture
+def quick_ladder(tmp_path, monkeypatch):
+    """The shipped ladder without its search rung, as $HUERTA_LADDER (subprocesses inherit it):
+    benchmark tests check the machinery, not the search agent, whose games cost seconds each."""
+    import json
+
+    from huerta.training.ladder import LADDER_FILE
+
+    data = json.loads(LADDER_FILE.read_text(encoding="utf-8"))
+    for counts in data["ladders"].values():
+        for rungs in counts.values():
+            rungs.pop("search", None)
+    path = tmp_path / "quick_ladder.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    monkeypatch.setenv("HUERTA_LADDER", str(path))
+    return path

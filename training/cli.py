@@ -385,11 +385,12 @@ def _benchmark(args: argparse.Namespace) -> int:
     spec, players = resolve_game(args.game, args.players)
     if args.json:
         _check_output_file(args.json, "--json")
+    rungs = _chosen_rungs(spec.name, players or 2, args.rungs)
     db = _db_path(args)
     with _sigterm_as_interrupt():
         result = benchmark(spec.name, args.agent, players=players, games=args.games,
                            seed=args.seed, workers=args.workers, db=db,
-                           progress=not args.quiet, log=print)
+                           progress=not args.quiet, log=print, rungs=rungs)
     print(result.table())
     if db is not None:
         print(f"games stored in the leaderboard {db} ({result.played} played now, "
@@ -398,6 +399,25 @@ def _benchmark(args: argparse.Namespace) -> int:
     if args.json:
         print(f"written: {write_json(result, args.json)}")
     return 0
+
+
+def _chosen_rungs(game: str, players: int, codes: str | None) -> list | None:
+    """The ladder's rungs named by `--rungs` (None: the whole ladder); an unknown code names
+    the ladder's rungs."""
+    if codes is None:
+        return None
+    from .ladder import ladder
+
+    available = {rung.code: rung for rung in ladder(game, players)}
+    names = list(dict.fromkeys(c.strip() for c in codes.split(",") if c.strip()))
+    unknown = [n for n in names if n not in available]
+    if unknown or not names:
+        raise InvalidConfigError(
+            f"--rungs {codes!r}: " + (f"{', '.join(unknown)} is not a rung" if unknown
+                                      else "names no rung")
+            + f"; the {game} ladder at {players} player(s) has: {', '.join(available)}"
+        )
+    return [available[n] for n in names]
 
 
 def _leaderboard(args: argparse.Namespace) -> int:
@@ -761,6 +781,9 @@ def build_parser() -> argparse.ArgumentParser:
                              help="worker processes (default 1)")
     _db_arguments(bench_agent, "store every finished game in this leaderboard file (and reuse "
                   "the games already there)")
+    bench_agent.add_argument("--rungs", metavar="CODES", default=None,
+                             help="comma-separated rungs to play (default: the whole ladder, "
+                             "random,heuristic,search), e.g. random,heuristic for a quick look")
     bench_agent.add_argument("--json", metavar="PATH", help="also write the results as JSON")
     bench_agent.add_argument("--quiet", action="store_true", help="no progress bar")
     bench_agent.set_defaults(func=_benchmark)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -61,8 +62,10 @@ def _read(path: str) -> dict[str, Any]:
 
 
 def load_ladder_file(path: Path | None = None) -> dict[str, Any]:
-    """The whole ladder file (a missing file is an empty ladder)."""
-    return _read(str(path or LADDER_FILE))
+    """The whole ladder file (a missing file is an empty ladder): `path`, else the file named
+    by $HUERTA_LADDER (a ladder of your own, or a shorter one for quick checks), else the one
+    shipped with huerta."""
+    return _read(str(path or os.environ.get("HUERTA_LADDER") or LADDER_FILE))
 
 
 def ladder(game: str, players: int, path: Path | None = None) -> list[Rung]:

@@ -26,6 +26,8 @@ from huerta.training.ladder import BENCHMARK_SEED, ladder, reference_ratings
 
 GAMES = 12  # per rung: 6 deals x 2 seats
 
+pytestmark = pytest.mark.usefixtures("quick_ladder")  # random and heuristic only
+
 
 def run(argv, capsys) -> tuple[int, str, str]:
     """main(argv) in this process: (exit status, stdout, stderr); never a traceback."""
@@ -268,3 +270,29 @@ def test_columns_fit_a_long_agent_name():
     lines = format_benchmark(result).splitlines()
     header, rule, row = lines[1:4]
     assert row.startswith(result.agent.code + " ") and len(row) == len(header) == len(rule)
+
+
+# --- choosing rungs, and the shipped ladder ---------------------------------------------------
+
+
+def test_rungs_pick_part_of_the_ladder_and_unknown_ones_are_named(tmp_path, capsys):
+    out_json = tmp_path / "only_random.json"
+    code, out, err = run(["benchmark", "finca", "heuristic", "--games", "2", "--rungs",
+                          "random", "--quiet", "--no-db", "--json", str(out_json)], capsys)
+    assert code == 0, err
+    assert [r["code"] for r in json.loads(out_json.read_text())["rungs"]] == ["random"]
+    code, out, err = run(["benchmark", "finca", "heuristic", "--rungs", "random,wizard",
+                          "--no-db"], capsys)
+    assert code == 2 and out == ""
+    assert "wizard is not a rung" in err and "has: random, heuristic" in err
+
+
+def test_the_shipped_ladder_has_a_search_rung_above_the_heuristic(monkeypatch):
+    """The search rung was measured for every game's 2-player ladder (scripts/
+    reference_ladder.py) and beat the heuristic there; $HUERTA_LADDER swaps the file."""
+    monkeypatch.delenv("HUERTA_LADDER")
+    for game in ("finca", "alpujarras", "mi_tierra"):
+        rungs = ladder(game, 2)
+        assert [r.code for r in rungs] == ["random", "heuristic", "search"]
+        heuristic, search = rungs[1], rungs[2]
+        assert search.low > heuristic.rating  # measurably above the rung below

@@ -32,6 +32,8 @@ from huerta.training.standings import MATRIX_LEGEND, SOLO_LEGEND
 
 GAMES = 4  # per rung: 2 deals x 2 seats, against random and the heuristic: 8 games
 
+pytestmark = pytest.mark.usefixtures("quick_ladder")  # random and heuristic only
+
 
 def run(argv, capsys) -> tuple[int, str, str]:
     try:
