@@ -115,7 +115,7 @@ def test_signal_then_resume_gives_the_uninterrupted_results(game, sig, tmp_path,
         assert stderr.splitlines() == [
             f"huerta tournament: interrupted: {kept} of {total} games kept in "
             f"{out / 'games.jsonl'}; run the same command with --resume to play the other "
-            f"{total - kept}"
+            f"{total - kept}; they are in the leaderboard {os.environ['HUERTA_LEADERBOARD']} too"
         ]
     else:
         assert proc.returncode == -signal.SIGKILL
@@ -391,7 +391,8 @@ def test_ctrl_c_in_process_keeps_the_finished_games(tmp_path, monkeypatch, capsy
     err = capsys.readouterr().err.splitlines()
     assert err == [f"huerta tournament: interrupted: 4 of {total} games kept in "
                    f"{out / 'games.jsonl'}; run the same command with --resume to play the "
-                   f"other {total - 4}"]
+                   f"other {total - 4}; they are in the leaderboard "
+                   f"{os.environ['HUERTA_LEADERBOARD']} too"]
     monkeypatch.setattr(tournament, "_run_job", original)
     assert main(tournament_args("alpujarras", out, "--resume")) == 0
     assert_same_results(out, reference("alpujarras"))
