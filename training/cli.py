@@ -728,8 +728,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     tour.add_argument("game", choices=game_choices(), metavar="GAME", help=GAME_HELP)
     tour.add_argument("--agents", default="random,heuristic",
-                      help="comma-separated agent codes: random, heuristic, mcts[:N[:heuristic]], "
-                      "mcts:1.5s, ppo:PATH, rllib:PATH")
+                      help="comma-separated agent codes: random, heuristic, search[:N|:Ts], "
+                      "mcts[:N[:heuristic]], mcts:1.5s, ppo:PATH, rllib:PATH")
     tour.add_argument("--games", type=GAMES, default=100, help="games per line-up")
     tour.add_argument("--players", type=_players, default=None,
                       help="seats per game (default 2; alpujarras-solo: 1)")
@@ -765,7 +765,7 @@ def build_parser() -> argparse.ArgumentParser:
     bench_agent.add_argument("game", choices=game_choices(), metavar="GAME", help=GAME_HELP)
     bench_agent.add_argument(
         "agent", metavar="AGENT",
-        help="an agent code (random, heuristic, mcts:400, ppo:PATH, rllib:PATH), a Python "
+        help="an agent code (random, heuristic, search, mcts:400, ppo:PATH, rllib:PATH), a Python "
         "module:function or module:Class importable from the current folder (a function takes "
         "the observation dict and returns an action; a class has act(observation)), or a "
         "MaskablePPO model file (.zip)")
