@@ -294,6 +294,14 @@ def test_pyproject_license_is_an_spdx_string():
     assert setuptools == ["setuptools>=77"]  # the first to take SPDX strings
 
 
+def test_the_ladder_file_ships_in_the_wheel():
+    """The benchmark's reference ratings are package data: without them the ladder is empty."""
+    tomllib = pytest.importorskip("tomllib")
+    data = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    assert "ladder.json" in data["tool"]["setuptools"]["package-data"]["huerta.training"]
+    assert (ROOT / "training" / "ladder.json").is_file()
+
+
 def test_table_columns_fit_long_agent_names():
     long = "ppo:runs/" + "a-very-long-run-folder-name-" * 2 + "x"
     assert len(long) >= 60
