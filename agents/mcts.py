@@ -27,6 +27,17 @@ from huerta.envs.core.view import PlayerView
 from .base import Agent
 
 
+def resolve_chance(state: GameState, rng: np.random.Generator) -> None:
+    """Resolve every chance event `state` lists explicitly (explicit-chance mode), each outcome
+    drawn from `rng` with its listed probability; a state that lists none is left as it is."""
+    outcomes = state.chance_outcomes()
+    while outcomes:
+        weights = np.array([p for _, p in outcomes], dtype=float)
+        pick = int(rng.choice(len(outcomes), p=weights / weights.sum()))
+        state.apply_chance(outcomes[pick][0])
+        outcomes = state.chance_outcomes()
+
+
 class _Node:
     """Statistics of the edges leaving one node of the tree."""
 
@@ -118,7 +129,7 @@ class MCTSAgent(Agent):
         path: list[tuple[_Node, int]] = []  # (edge node, player who chose it)
         node = root
         while not state.is_terminal:
-            self._resolve_chance(state)
+            resolve_chance(state, self.rng)
             if state.is_terminal:
                 break
             legal = np.flatnonzero(state.legal_mask())
@@ -145,14 +156,6 @@ class MCTSAgent(Agent):
             edge.visits += 1
             edge.value += rewards[player]
 
-    def _resolve_chance(self, state: GameState) -> None:
-        outcomes = state.chance_outcomes()
-        while outcomes:
-            weights = np.array([p for _, p in outcomes], dtype=float)
-            pick = int(self.rng.choice(len(outcomes), p=weights / weights.sum()))
-            state.apply_chance(outcomes[pick][0])
-            outcomes = state.chance_outcomes()
-
     def _select(self, node: _Node, legal: np.ndarray) -> int:
         best, best_score = -1, -math.inf
         for a in legal:
@@ -168,7 +171,7 @@ class MCTSAgent(Agent):
         steps = 0
         agent = self._rollout_agent
         while not state.is_terminal and steps < self.rollout_steps:
-            self._resolve_chance(state)
+            resolve_chance(state, self.rng)
             if state.is_terminal:
                 break
             mask = state.legal_mask()

@@ -34,6 +34,7 @@ from huerta.envs.core.view import PlayerView
 
 from .base import Agent
 from .heuristics import make_heuristic
+from .mcts import resolve_chance
 
 Evaluator = Callable[[GameState, int], float]
 
@@ -216,7 +217,7 @@ class SearchAgent(Agent):
         turns = 0
         previous = me
         while not state.is_terminal:
-            self._resolve_chance(state)
+            resolve_chance(state, self.rng)
             if state.is_terminal:
                 break
             seat = state.current_player
@@ -245,10 +246,3 @@ class SearchAgent(Agent):
         margin = values[me] - max(v for p, v in enumerate(values) if p != me)
         return 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, margin / self.scale))))
 
-    def _resolve_chance(self, state: GameState) -> None:
-        outcomes = state.chance_outcomes()
-        while outcomes:
-            weights = np.array([p for _, p in outcomes], dtype=float)
-            pick = int(self.rng.choice(len(outcomes), p=weights / weights.sum()))
-            state.apply_chance(outcomes[pick][0])
-            outcomes = state.chance_outcomes()
