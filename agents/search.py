@@ -33,11 +33,13 @@ from huerta.envs.core.errors import InvalidConfigError
 from huerta.envs.core.view import PlayerView
 
 from .base import Agent
-from .heuristics import make_heuristic
+from .heuristics import heuristic_module, make_heuristic
 from .mcts import resolve_chance
 
 Evaluator = Callable[[GameState, int], float]
 
+# The search agent's tuning, per game (agent settings, not facts of the games); a game missing
+# here has no search agent, and check_search_game says so naming those that have one.
 # points of margin that make a 73% (e^1 : 1) win chance, per game: about a turn's gain
 MARGIN_SCALE = {"finca": 6.0, "alpujarras": 4.0, "mi_tierra": 30.0}
 MAX_SECONDS = 0.9  # the cap on one decision; the last simulation may run a little over
@@ -51,27 +53,24 @@ DEFAULTS = {
 
 
 def _evaluator(game: str) -> Evaluator:
-    """The heuristic's value of a position for one seat, per game."""
-    if game == "finca":
-        from .heuristics.finca import position_value as finca_value
-
-        return finca_value
-    if game == "alpujarras":
-        from .heuristics.alpujarras import position_value as alpujarras_value
-
-        return alpujarras_value
-    if game == "mi_tierra":
-        from .heuristics.mi_tierra import position_value as mi_tierra_value
-
-        return mi_tierra_value
-    raise InvalidConfigError(f"no search agent for game {game!r}")
+    """The heuristic's value of a position for one seat: `position_value` of the module of the
+    game's heuristic (`GameSpec.heuristic`)."""
+    check_search_game(game)
+    value = getattr(heuristic_module(game), "position_value", None)
+    if value is None:
+        raise InvalidConfigError(
+            f"no search agent for game {game!r}: its heuristic has no position_value"
+        )
+    return value
 
 
 def check_search_game(game: str) -> None:
-    """Refuse a game the search agent cannot judge positions of, naming those it can."""
-    if game not in MARGIN_SCALE:
+    """Refuse a game the search agent has no settings for (`MARGIN_SCALE`, `DEFAULTS`), naming
+    those it has."""
+    if game not in MARGIN_SCALE or game not in DEFAULTS:
+        games = [g for g in MARGIN_SCALE if g in DEFAULTS]
         raise InvalidConfigError(
-            f"no search agent for game {game!r}; games with one: {', '.join(MARGIN_SCALE)}"
+            f"no search agent for game {game!r}; games with one: {', '.join(games)}"
         )
 
 

@@ -35,12 +35,19 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPTS = ROOT / "scripts"
 
-# game -> (title, PettingZoo entry module, picture under docs/)
-GAMES: dict[str, tuple[str, str, str]] = {
-    "finca": ("Finca", "huerta.envs.finca_v0", "finca.png"),
-    "alpujarras": ("Alpujarras", "huerta.envs.alpujarras_v0", "alpujarras.png"),
-    "mi_tierra": ("Mi Tierra", "huerta.envs.mi_tierra_v0", "mi_tierra.png"),
-}
+
+def _games() -> dict[str, tuple[str, str, str]]:
+    """game -> (title, PettingZoo entry module, picture under docs/), from every registered
+    game's spec (`GameSpec.title`, `env_module`, `picture`)."""
+    from huerta.envs.core.registry import game_specs
+
+    return {
+        spec.name: (spec.display_name, spec.env_module, spec.picture.removeprefix("docs/"))
+        for spec in game_specs()
+    }
+
+
+GAMES: dict[str, tuple[str, str, str]] = _games()
 
 # the specification's sections in the order a game page shows them; a section missing from a
 # specification is skipped, one the page does not name is an error (so none is left out)
@@ -52,6 +59,7 @@ SPEC_SECTIONS = (
     "Gaps and decisions",
     "Where our data is a decision, not the printed game",
     "Rule clauses",
+    "Scenario tests",
     "Component data",
     "How the balance was checked",
 )
@@ -169,7 +177,7 @@ def _facts(game: str) -> list[str]:
         ("engine", f"`from huerta.envs.{game} import new_game`: "
                    f"`new_game(num_players, seed)` gives a state to `apply`, `clone`, "
                    "`determinize`"),
-        ("specification", f"`seeds/{game}.md` (below, section by section)"),
+        ("specification", f"`{spec.spec_document}` (below, section by section)"),
     ]
     lines = ["| fact | value |", "| --- | --- |"]
     lines += [f"| {name} | {value} |" for name, value in rows]

@@ -11,13 +11,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from huerta.envs.core.registry import game_specs
 from huerta.envs.core.transcript import random_record, transcript
 
 GOLDEN_DIR = Path(__file__).resolve().parent.parent / "tests" / "golden"
+# (game, players, seed) of every golden playthrough: each game's `GameSpec.golden_seeds`
 GOLDEN_GAMES = [
-    ("finca", 2, 7), ("finca", 3, 8), ("finca", 4, 9),
-    ("alpujarras", 2, 7), ("alpujarras", 3, 8), ("alpujarras", 4, 9), ("alpujarras", 1, 10),
-    ("mi_tierra", 2, 7), ("mi_tierra", 3, 8), ("mi_tierra", 4, 9),
+    (spec.name, players, seed)
+    for spec in game_specs()
+    for players, seed in spec.golden_seeds.items()
 ]
 
 

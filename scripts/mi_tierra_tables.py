@@ -115,7 +115,7 @@ _ZONE_STEP = {
 
 
 def zones_table() -> list[str]:
-    """G-01 … G-05, G-33: the board's worker zones."""
+    """G-01, G-02, G-03, G-04, G-05, G-33: the board's worker zones."""
     rows = []
     for z, zone in enumerate(C.ZONES):
         first = C.ZONE_FIRST_SPACE[z]
@@ -129,7 +129,7 @@ def zones_table() -> list[str]:
 
 
 def dice_table() -> list[str]:
-    """G-10 … G-13: every roll is a fair d6 read through its zone's table."""
+    """G-10, G-11, G-12, G-13: every roll is a fair d6 read through its zone's table."""
     rows = []
     for f in range(C.DIE_FACES):
         rows.append((f + 1, C.FOREST_CAPACITY[f], C.SHEEP_ROLL[f], C.COW_ROLL[f], C.HEN_ROLL[f],
@@ -160,7 +160,8 @@ def farm_text() -> list[str]:
 
 
 def factories_table() -> list[str]:
-    """MIT-43 … MIT-55, G-31."""
+    """MIT-43, MIT-44, MIT-45, MIT-46, MIT-47, MIT-48, MIT-49, MIT-50, MIT-51, MIT-52, MIT-53,
+    MIT-54, MIT-55, G-31."""
     apf = "; ".join(f"≥{need} {C.GOODS[animal]} → 1 {C.GOODS[product]}"
                     for product, animal, need in C.APF_PRODUCTS)
     bakery = " + ".join(f"{n} {C.GOODS[g]}" for g, n in C.BAKERY_INPUTS)
@@ -208,7 +209,8 @@ def _dev_effect(card: C.DevCard) -> str:
 
 
 def dev_cards_table() -> list[str]:
-    """MIT-63 … MIT-77 as the engine reads them."""
+    """MIT-63, MIT-64, MIT-65, MIT-66, MIT-67, MIT-68, MIT-69, MIT-70, MIT-71, MIT-72, MIT-73,
+    MIT-74, MIT-75, MIT-76, MIT-77 as the engine reads them."""
     rows = [(d.card_id, d.numeral, d.name, d.kind, _dev_effect(d)) for d in C.DEV_CARDS]
     return table(("id", "card", "name", "kind", "effect"), rows)
 
@@ -247,12 +249,12 @@ def _market_rows(designs: tuple) -> list[tuple[object, ...]]:
 
 
 def market_a_table() -> list[str]:
-    """G-47 … G-50: deck A (7 cards removed unseen at setup)."""
+    """G-47, G-48, G-49, G-50: deck A (7 cards removed unseen at setup)."""
     return table(_MARKET_HEADER, _market_rows(C.DECK_A_DESIGNS))
 
 
 def market_b_table() -> list[str]:
-    """G-47 … G-50: deck B, under deck A's remainder."""
+    """G-47, G-48, G-49, G-50: deck B, under deck A's remainder."""
     return table(_MARKET_HEADER, _market_rows(C.DECK_B_DESIGNS))
 
 
@@ -269,7 +271,7 @@ _EVENT_EFFECT = {
 
 
 def events_table() -> list[str]:
-    """MIT-103 … MIT-106, G-60 … G-63."""
+    """MIT-103, MIT-104, MIT-105, MIT-106, G-60, G-61, G-62, G-63."""
     rows = []
     for e, key in enumerate(C.EVENTS):
         kind = "permanent" if e in C.PERMANENT_EVENTS else "instant"

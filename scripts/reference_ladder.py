@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from huerta.agents.registry import agent_codes
-from huerta.envs.core.registry import get_game, own_player_counts
+from huerta.envs.core.registry import game_names, get_game, own_player_counts
 from huerta.training.agent_specs import agent_identity
 from huerta.training.benchmark import benchmark
 from huerta.training.ladder import (
@@ -102,7 +102,7 @@ def measure(game: str, players: int, code: str, entries: dict[str, Any], games: 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--game", nargs="+", default=["finca", "alpujarras", "mi_tierra"])
+    parser.add_argument("--game", nargs="+", default=game_names())
     parser.add_argument("--players", type=int, nargs="+", default=None,
                         help="player counts (default: every count of each game, the solo "
                         "game's 1 included)")

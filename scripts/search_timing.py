@@ -18,10 +18,11 @@ import time
 import numpy as np
 
 from huerta.agents import make_agent
+from huerta.envs.core.registry import game_names
 from huerta.training.ladder import BENCHMARK_SEED
 from huerta.training.matches import play_game
 
-GAMES = ("finca", "alpujarras", "mi_tierra")
+GAMES = tuple(game_names())
 
 
 def time_game(game: str, code: str, games: int) -> dict[str, float]:

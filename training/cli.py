@@ -474,9 +474,13 @@ def _sigterm_as_interrupt() -> Iterator[None]:
         signal.signal(signal.SIGTERM, previous)
 
 
-# MCTS iterations per decision in the main job: a Mi Tierra rollout is a whole game of dice and
-# markets (~200 decisions), so its budget is smaller to keep `make run` to a few minutes.
-MAIN_MCTS_BUDGET = {"finca": 50, "alpujarras": 100, "mi_tierra": 10}
+def main_mcts_budget() -> dict[str, int]:
+    """MCTS iterations per decision in the main job, per game: each game's
+    `GameSpec.demo_mcts_budget` (a Mi Tierra rollout is a whole game of dice and markets, ~200
+    decisions, so its budget is smaller to keep `make run` to a few minutes)."""
+    from huerta.envs.core.registry import game_specs
+
+    return {spec.name: spec.demo_mcts_budget for spec in game_specs()}
 
 
 def _main_job(args: argparse.Namespace) -> int:
@@ -506,11 +510,12 @@ def _main_job(args: argparse.Namespace) -> int:
         codes_by_game["finca"] = [f"ppo:{run}"]
     step = 2 if args.train_steps > 0 else 1
     print(f"{step}. round-robin tournaments of the baselines (2 players, seats rotated)")
+    budgets = main_mcts_budget()
     for game in game_names():
         codes = [*codes_by_game.get(game, []), "random"]
         if game in HEURISTICS:
             codes.append("heuristic")
-        budget = args.mcts if args.mcts is not None else MAIN_MCTS_BUDGET.get(game, 50)
+        budget = args.mcts if args.mcts is not None else budgets[game]
         codes.append(f"mcts:{budget}")
         print(f"{game}: {', '.join(codes)}, {args.games} games per line-up", flush=True)
         result = run_tournament(
@@ -852,7 +857,7 @@ def build_parser() -> argparse.ArgumentParser:
     main_job.add_argument("--games", type=GAMES, default=20, help="games per line-up")
     main_job.add_argument("--mcts", type=_int_range(1, 10_000_000), default=None,
                           help="MCTS iterations per decision (default per game: "
-                          + ", ".join(f"{g} {n}" for g, n in MAIN_MCTS_BUDGET.items()) + ")")
+                          + ", ".join(f"{g} {n}" for g, n in main_mcts_budget().items()) + ")")
     main_job.add_argument("--seed", type=SEED, default=0)
     main_job.add_argument("--workers", type=WORKERS, default=2)
     main_job.add_argument("--out", default="runs/main")

@@ -83,16 +83,21 @@ def _int_param(value: str | None, name: str, default: int) -> int:
 
 
 def game_catalogue() -> list[dict[str, Any]]:
-    """Every name the page offers (alpujarras-solo included), with its player counts and
-    options (name -> valid values)."""
+    """Every name the page offers (alpujarras-solo included), with its player counts, options
+    (name -> valid values; a variant's own options only under the variant, as its spec's
+    `GameVariant.options` says) and the label of its menu entry."""
     games = []
     for name in game_choices():
         spec, fixed = resolve_game(name)
         counts = [fixed] if fixed is not None else list(own_player_counts(spec.name))
+        variant = spec.variants.get(name)
         options = {k: list(v) for k, v in spec.options.items()}
-        if spec.name == "alpujarras" and fixed is None:
-            options = {}  # double_turns and star_sides belong to the solo game
-        games.append({"name": name, "game": spec.name, "players": counts, "options": options})
+        if variant is None:  # a variant's own options (the solo game's) are not the game's
+            taken = {o for v in spec.variants.values() for o in v.options}
+            options = {k: v for k, v in options.items() if k not in taken}
+        label = f"{name} ({variant.label})" if variant is not None and variant.label else name
+        games.append({"name": name, "game": spec.name, "players": counts, "options": options,
+                      "label": label})
     return games
 
 

@@ -2,8 +2,9 @@
 
 The rulebook prints the rules but not the board art, the action tracks, the token values, the goal
 and award rewards or the zakat cards. Where it is silent the values below are decisions recorded
-with their reasons in seeds/alpujarras.md (G-01 … G-17, ZG-09, ZG-12); the code reads every number
-from here, so real component data replaces these without code changes.
+with their reasons in seeds/alpujarras.md (G-01, G-02, G-03, G-04, G-05, G-06, G-07, G-08, G-09,
+G-10, G-11, G-12, G-13, G-14, G-15, G-16, G-17, ZG-09, ZG-12); the code reads every number from
+here, so real component data replaces these without code changes.
 
 Ids used everywhere: farmland/town/fruit i (farmland i's primary fruit is fruit i); channel
 spaces 0 … 14; goal cards 0 … 4 showing goal 2k or 2k+1; zakat cards 0 … 4.
@@ -91,7 +92,8 @@ def _channels() -> tuple[Channel, ...]:
 CHANNELS: tuple[Channel, ...] = _channels()
 NUM_CHANNELS = len(CHANNELS)
 
-# --- action tracks (G-07 … G-11) ---------------------------------------------------------------
+# --- action tracks --------------------------------------------------------------------------------
+# (G-07, G-08, G-09, G-10, G-11)
 
 GO, MARKET, HARVEST, END = "go", "market", "harvest", "end"
 STANDARD = "standard"
@@ -99,7 +101,8 @@ STANDARD = "standard"
 
 @dataclass(frozen=True)
 class Icons:
-    """The action icons of one standard space (ALP-23 … ALP-36).
+    """The action icons of one standard space (ALP-23, ALP-24, ALP-25, ALP-26, ALP-27, ALP-28,
+    ALP-29, ALP-30, ALP-31, ALP-32, ALP-33, ALP-34, ALP-35, ALP-36).
 
     place: farmers to place (P = 1, P2 = 2); place_farmland: -1 for any farmland, else the
     farmland a coloured space names; the other fields count icons of their kind.
@@ -321,7 +324,8 @@ def track_length(four_players: bool) -> int:
 
 MAX_SPACES = max(track_length(False), track_length(True))
 
-# --- delivery tokens and awards (ALP-05, ALP-06, ALP-07, G-12 … G-14) -------------------------
+# --- delivery tokens and awards -------------------------------------------------------------------
+# (ALP-05, ALP-06, ALP-07, G-12, G-13, G-14)
 
 TOKEN_VALUES = (2, 2, 3, 4, 5)  # fruit side, per fruit kind (G-12); dirhems = value - 1 (D7)
 TOKEN_VALUE_RANGE = (2, 3, 4, 5)
@@ -363,7 +367,8 @@ ALL_TOKENS = tuple(token(f, v) for f in range(NUM_FRUITS) for v in TOKEN_VALUES)
 AWARDS = ((2, 1),) * NUM_TOWNS
 AWARD_GREEN, AWARD_RED, AWARD_GONE = 0, 1, 2
 
-# --- goals (ALP-51 … ALP-60, G-15) -------------------------------------------------------------
+# --- goals ----------------------------------------------------------------------------------------
+# (ALP-51, ALP-52, ALP-53, ALP-54, ALP-55, ALP-56, ALP-57, ALP-58, ALP-59, ALP-60, G-15)
 
 GOALS = (
     "5 identical fruit",

@@ -61,9 +61,9 @@ def channel_open(state: AlpujarrasState, c: int) -> bool:
 
 
 def irrigate(state: AlpujarrasState, p: int, c: int) -> None:
-    """ALP-30 … ALP-33: fill channel `c`; norias = the fewer of p's farmers in its two farmlands;
-    a field-leading space draws a crop token onto that field (fruit for p with a farmer there),
-    a dirhem space pays one dirhem."""
+    """ALP-30, ALP-31, ALP-32, ALP-33: fill channel `c`; norias = the fewer of p's farmers in its
+    two farmlands; a field-leading space draws a crop token onto that field (fruit for p with a
+    farmer there), a dirhem space pays one dirhem."""
     ch = C.CHANNELS[c]
     state.channels[c] = True
     a, b = ch.farmlands
@@ -86,7 +86,7 @@ def ties_count(state: AlpujarrasState) -> bool:
 
 
 def harvest(state: AlpujarrasState, p: int) -> None:
-    """ALP-45 … ALP-47, G-21, ZG-11: one primary fruit per farmland where p has the most
+    """ALP-45, ALP-46, ALP-47, G-21, ZG-11: one primary fruit per farmland where p has the most
     farmers (at least one; ties count with 3-4 players and against Zara, strictly more with 2
     players: `harvest_farmlands`); a sixth fruit becomes a noria."""
     for f, pays in enumerate(harvest_farmlands(state, p)):

@@ -1,5 +1,6 @@
-"""Setting up a new Alpujarras game (ALP-01 … ALP-13, ZARA-01 … ZARA-05, ZARA-22) and the game's
-declared facts (`SPEC`)."""
+"""Setting up a new Alpujarras game (ALP-01, ALP-02, ALP-03, ALP-04, ALP-05, ALP-06, ALP-07, ALP-08,
+ALP-09, ALP-10, ALP-11, ALP-12, ALP-13, ZARA-01, ZARA-02, ZARA-03, ZARA-04, ZARA-05, ZARA-22) and
+the game's declared facts (`SPEC`)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from ..core.engine import GameSpec
+from ..core.engine import GameSpec, GameVariant
 from ..core.errors import InvalidConfigError
 from ..core.validation import check_seed
 from . import components as C
@@ -141,7 +142,7 @@ def new_game(
     s.award_ids = award_ids = list(range(C.NUM_TOWNS))
     rng.shuffle(award_ids)  # rng.permutation(NUM_TOWNS)
     s.awards = [C.AWARD_GONE if solo else C.AWARD_GREEN] * C.NUM_TOWNS
-    # ALP-08, ZARA-01/02: goal cards, or zakat cards in the solo game
+    # ALP-08, ZARA-01, ZARA-02: goal cards, or zakat cards in the solo game
     if solo:
         s.goal_sides = [-1] * C.NUM_GOAL_CARDS
         starred = set(rng.choice(C.NUM_ZAKAT_CARDS, size=stars, replace=False).tolist()) \
@@ -214,4 +215,24 @@ SPEC = GameSpec(
     options={"double_turns": C.DOUBLE_TURNS_RANGE, "star_sides": C.STAR_SIDES_RANGE},
     observation_layout=OBS_LAYOUT,
     render_modes=("human", "ansi", "rgb_array"),
+    title="Alpujarras",
+    gym_id="huerta/Alpujarras-v0",
+    env_module="huerta.envs.alpujarras_v0",
+    variants={
+        # the solo game against Zara; its env refuses any num_players but 1
+        "alpujarras-solo": GameVariant(
+            players=1, gym_id="huerta/AlpujarrasSolo-v0",
+            gym_entry_point="huerta.envs.alpujarras.env:SoloSingleAgentEnv",
+            options=("double_turns", "star_sides"), label="against Zara",
+        ),
+    },
+    spec_document="seeds/alpujarras.md",
+    clause_prefixes=("ALP", "ZARA"),
+    clause_minimum=94,
+    scenario_prefixes=("TS", "ZS"),
+    picture="docs/alpujarras.png",
+    heuristic="huerta.agents.heuristics.alpujarras:AlpujarrasHeuristic",
+    board_module="huerta.web.boards.alpujarras",
+    demo_mcts_budget=100,
+    golden_seeds={1: 10, 2: 7, 3: 8, 4: 9},
 )

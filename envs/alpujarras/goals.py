@@ -1,4 +1,5 @@
-"""The ten goal requirements (ALP-51 … ALP-60) and the zakat-card payments (ZARA-09).
+"""The ten goal requirements (ALP-51, ALP-52, ALP-53, ALP-54, ALP-55, ALP-56, ALP-57, ALP-58,
+ALP-59, ALP-60) and the zakat-card payments (ZARA-09).
 
 Goals read farmland and town farmers separately (ALP-40) and delivery tokens by their fruit side;
 every requirement is "at least" (G-15).

@@ -1,6 +1,6 @@
-"""The track: who acts (the rearmost piece, ALP-14, ALP-19), where a mule may stop (ALP-16 …
-ALP-22, ZARA-07, ZARA-08, ZARA-16), the 2-player die (ALP-68, G-24), the start and end of a turn
-and of the game.
+"""The track: who acts (the rearmost piece, ALP-14, ALP-19), where a mule may stop (ALP-16, ALP-17,
+ALP-18, ALP-19, ALP-20, ALP-21, ALP-22, ZARA-07, ZARA-08, ZARA-16), the 2-player die (ALP-68, G-24),
+the start and end of a turn and of the game.
 """
 
 from __future__ import annotations

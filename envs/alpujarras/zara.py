@@ -1,4 +1,5 @@
-"""Zara, the scripted opponent of the solo game (ZARA-11 … ZARA-17, ZG-05 … ZG-08, ZG-14, ZG-15).
+"""Zara, the scripted opponent of the solo game (ZARA-11, ZARA-12, ZARA-13, ZARA-14, ZARA-15,
+ZARA-16, ZARA-17, ZG-05, ZG-06, ZG-07, ZG-08, ZG-14, ZG-15).
 
 Zara is part of the game, not an agent: when the die is the rearmost piece the engine plays her
 turn inside `apply`: roll, move the die, move her mule round the farmlands, act by the die's space.
@@ -101,7 +102,8 @@ def place_farmer(state: AlpujarrasState) -> None:
 
 
 def take_turn(state: AlpujarrasState) -> int:
-    """ZARA-11 … ZARA-16: one full Zara turn; returns the roll."""
+    """ZARA-11, ZARA-12, ZARA-13, ZARA-14, ZARA-15, ZARA-16: one full Zara turn; returns the
+    roll."""
     from .turns import place_piece
 
     roll = state.rolls.pop()

@@ -7,7 +7,7 @@ environments are thin layers over it.
 from __future__ import annotations
 
 import abc
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -125,8 +125,28 @@ class GameState(abc.ABC):
 
 
 @dataclass(frozen=True)
+class GameVariant:
+    """A name that stands for a game at a fixed player count (`alpujarras-solo`: alpujarras with
+    1 player), with its own Gymnasium id and the dotted `module:Class` of that env."""
+
+    players: int
+    gym_id: str
+    gym_entry_point: str
+    options: tuple[str, ...] = ()  # the game's options that only this variant takes
+    label: str = ""  # how menus describe it after its name ("against Zara")
+
+
+@dataclass(frozen=True)
 class GameSpec:
-    """Declared facts of one game and how to make its states; one per game, in its package."""
+    """Declared facts of one game and how to make its states; one per game, in its package.
+
+    Besides the engine's facts, a spec holds every per-game fact the rest of the project lists
+    games by, so a new game is its own package plus one line of `huerta.envs.core.registry`:
+    its Gymnasium id and variants, its PettingZoo entry module, its specification document and
+    clause ids, the web page's board module and the dotted path of its heuristic agent. Paths of
+    modules outside `huerta.envs` are strings (`module:attribute`), resolved where they are used,
+    so the engine imports no agent and no web code.
+    """
 
     name: str
     player_counts: tuple[int, ...]
@@ -139,6 +159,28 @@ class GameSpec:
     observation_layout: Sequence[tuple[str, int, int]] = ()
     # "human" prints the text board; "rgb_array" needs states with render_rgb()
     render_modes: tuple[str, ...] = ("human", "ansi")
+    title: str = ""  # the game's name in prose and page titles ("Mi Tierra"); default: name
+    gym_id: str = ""  # the single-agent Gymnasium id ("huerta/MiTierra-v0"), all player counts
+    env_module: str = ""  # the PettingZoo entry module ("huerta.envs.mi_tierra_v0")
+    variants: Mapping[str, GameVariant] = field(default_factory=dict)  # name -> variant
+    spec_document: str = ""  # the rules as we implement them, from the repository root
+    clause_prefixes: tuple[str, ...] = ()  # the spec's rule clause ids ("ALP-01", "ZARA-03")
+    clause_minimum: int = 1  # clause ids the spec holds at least (a lost section fails a test)
+    # the spec's scenario test ids ("T-05"): each defined there once and named by a test
+    scenario_prefixes: tuple[str, ...] = ()
+    picture: str = ""  # the README's picture of the game, from the repository root
+    heuristic: str = ""  # "module:factory" of the hand-written agent (factory(seed, **options))
+    board_module: str = ""  # the web page's board module (state_json, PALETTE, ...)
+    # the demonstration's MCTS iterations per decision (`huerta run`): a game whose random
+    # rollout is long gets fewer, to keep the run to a few minutes
+    demo_mcts_budget: int = 50
+    # player count -> seed of the checked-in golden playthrough (tests/golden)
+    golden_seeds: Mapping[int, int] = field(default_factory=dict)
+
+    @property
+    def display_name(self) -> str:
+        """`title`, or the name when the spec gives none."""
+        return self.title or self.name
 
     def check_players(self, num_players: int) -> int:
         """Return `num_players` if this game supports it, else raise naming the valid counts."""

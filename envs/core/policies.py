@@ -1,7 +1,8 @@
 """Turning whatever a user passes as an opponent into something that picks actions.
 
 An opponent may be an agent object with `act(observation, view=None)`, a plain callable taking the
-observation dict, or a short code string such as "random" resolved by `huerta.agents`. What it
+observation dict, or a short code string such as "random", which the resolver that `huerta.envs`
+sets up hands to `huerta.agents` (the engine imports no agent). What it
 returns is checked like a user's action (envs/core/validation.py): an int id, a numpy integer or a
 0-d integer array, legal now; anything else raises `IllegalActionError` naming the seat, the
 policy and the value, before the game is touched.
@@ -15,7 +16,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from .engine import GameState
-from .errors import IllegalActionError
+from .errors import IllegalActionError, InvalidConfigError
 from .validation import check_action, short_repr, value_kind
 from .view import PlayerView
 
@@ -37,12 +38,30 @@ class CallablePolicy:
         return self.f(observation)  # checked by policy_action, never coerced
 
 
+AgentCodeResolver = Callable[..., Any]  # (code, game=..., seed=...) -> agent
+
+# how an agent code string becomes an agent: set by `huerta.envs` (huerta.agents' make_agent,
+# imported on first use); the engine itself knows no agent
+_agent_code_resolver: AgentCodeResolver | None = None
+
+
+def set_agent_code_resolver(resolver: AgentCodeResolver | None) -> AgentCodeResolver | None:
+    """Make `resolver(code, game=..., seed=...)` turn agent code strings into agents (None: no
+    codes taken); returns the resolver it replaces."""
+    global _agent_code_resolver
+    previous, _agent_code_resolver = _agent_code_resolver, resolver
+    return previous
+
+
 def make_policy(spec: Any, game: str, seed: int | None = None) -> Any:
     """A policy from an agent object, a callable or an agent code (see `huerta.agents`)."""
     if isinstance(spec, str):
-        from huerta.agents import make_agent
-
-        return make_agent(spec, game=game, seed=seed)
+        if _agent_code_resolver is None:
+            raise InvalidConfigError(
+                f"an opponent given as the agent code {spec!r}, but no agent codes are set up "
+                "(huerta.envs.core.policies.set_agent_code_resolver); pass an agent or a callable"
+            )
+        return _agent_code_resolver(spec, game=game, seed=seed)
     if hasattr(spec, "act"):
         return spec
     if callable(spec):

@@ -1,13 +1,20 @@
 """The games huerta knows, by name; a game that lands later adds one line here.
 
+Every place that lists games (the Gymnasium ids, the command line, the agents' tables, the web
+page, the docs site, the spec and contract tests) iterates `game_names()` and reads the facts it
+needs from each game's `GameSpec`, so a new game is its own package plus its line in
+`GAME_MODULES`.
+
 Besides the games, commands take *variants*: a name that stands for a game at a fixed player
-count. There is one, `alpujarras-solo`, the Alpujarras solo game against Zara (`alpujarras`
-with 1 player); every `huerta` command takes it as its game name.
+count, declared by the game's spec (`GameSpec.variants`). There is one, `alpujarras-solo`, the
+Alpujarras solo game against Zara (`alpujarras` with 1 player); every `huerta` command takes it
+as its game name.
 """
 
 from __future__ import annotations
 
 import importlib
+from typing import Any
 
 from .engine import GameSpec
 from .errors import InvalidConfigError
@@ -19,8 +26,24 @@ GAME_MODULES = {
     "mi_tierra": "huerta.envs.mi_tierra.game",
 }
 
-# variant name -> (game, player count)
-GAME_VARIANTS: dict[str, tuple[str, int]] = {"alpujarras-solo": ("alpujarras", 1)}
+SINGLE_AGENT_ENTRY_POINT = "huerta.envs.core.single_agent:SingleAgentEnv"
+
+
+def game_variants() -> dict[str, tuple[str, int]]:
+    """Every variant name -> (game, player count), in the games' order."""
+    return {
+        variant: (game, v.players)
+        for game in GAME_MODULES
+        for variant, v in get_game(game).variants.items()
+    }
+
+
+def load_attribute(path: str) -> Any:
+    """The object a `"package.module:attribute"` path names (a spec's `heuristic`, a variant's
+    `gym_entry_point`), imported on demand; a path without `:` names a module."""
+    module, _, attribute = path.partition(":")
+    loaded = importlib.import_module(module)
+    return getattr(loaded, attribute) if attribute else loaded
 
 
 def game_names() -> list[str]:
@@ -33,8 +56,27 @@ def game_choices() -> list[str]:
     names: list[str] = []
     for game in GAME_MODULES:
         names.append(game)
-        names.extend(v for v, (g, _) in GAME_VARIANTS.items() if g == game)
+        names.extend(get_game(game).variants)
     return names
+
+
+def game_specs() -> list[GameSpec]:
+    """Every registered game's `GameSpec`, in the registry's order."""
+    return [get_game(name) for name in GAME_MODULES]
+
+
+def gym_ids() -> dict[str, tuple[str, dict[str, Any]]]:
+    """Every Gymnasium id huerta registers -> (entry point, kwargs): each game's single-agent id
+    (all its player counts), then its variants' ids (a variant's env fixes its player count)."""
+    ids: dict[str, tuple[str, dict[str, Any]]] = {}
+    for spec in game_specs():
+        if spec.gym_id:
+            ids[spec.gym_id] = (SINGLE_AGENT_ENTRY_POINT, {"game": spec.name})
+        for variant in spec.variants.values():
+            ids[variant.gym_id] = (
+                variant.gym_entry_point, {"game": spec.name, "num_players": variant.players}
+            )
+    return ids
 
 
 def get_game(name: str) -> GameSpec:
@@ -51,8 +93,9 @@ def resolve_game(name: str, players: int | None = None) -> tuple[GameSpec, int |
     any other; a game keeps `players`, checked against its counts when given. An unknown name
     raises naming every valid one, variants included."""
     key = str(name).lower().replace("_", "-")
-    if key in GAME_VARIANTS:
-        game, count = GAME_VARIANTS[key]
+    variants = game_variants()
+    if key in variants:
+        game, count = variants[key]
         if players is not None and players != count:
             raise InvalidConfigError(
                 f"{key} is the {count}-player game; --players {players} contradicts it "
@@ -72,7 +115,7 @@ def resolve_game(name: str, players: int | None = None) -> tuple[GameSpec, int |
 def game_label(game: str, players: int) -> str:
     """The name a game at a player count goes by: its variant's (`alpujarras-solo` for
     alpujarras with 1 player), else the game's."""
-    for variant, (g, count) in GAME_VARIANTS.items():
+    for variant, (g, count) in game_variants().items():
         if g == game and count == players:
             return variant
     return game
@@ -81,5 +124,5 @@ def game_label(game: str, players: int) -> str:
 def own_player_counts(game: str) -> tuple[int, ...]:
     """The player counts a game's own name stands for in listings: its counts less those of its
     variants (alpujarras: 2, 3, 4; its 1-player game is alpujarras-solo)."""
-    taken = {count for g, count in GAME_VARIANTS.values() if g == game}
+    taken = {count for g, count in game_variants().values() if g == game}
     return tuple(n for n in get_game(game).player_counts if n not in taken)

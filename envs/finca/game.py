@@ -1,4 +1,5 @@
-"""Setting up a new Finca game (FIN-01 … FIN-11) and the game's declared facts (`SPEC`)."""
+"""Setting up a new Finca game (FIN-01, FIN-02, FIN-03, FIN-04, FIN-05, FIN-06, FIN-07, FIN-08,
+FIN-09, FIN-10, FIN-11) and the game's declared facts (`SPEC`)."""
 
 from __future__ import annotations
 
@@ -101,4 +102,16 @@ SPEC = GameSpec(
     options={"cart_shortage": CART_SHORTAGE_MODES},
     observation_layout=OBS_LAYOUT,
     render_modes=("human", "ansi", "rgb_array"),
+    title="Finca",
+    gym_id="huerta/Finca-v0",
+    env_module="huerta.envs.finca_v0",
+    spec_document="seeds/finca.md",
+    clause_prefixes=("FIN",),
+    clause_minimum=52,
+    scenario_prefixes=("T",),
+    picture="docs/finca.png",
+    heuristic="huerta.agents.heuristics.finca:FincaHeuristic",
+    board_module="huerta.web.boards.finca",
+    demo_mcts_budget=50,
+    golden_seeds={2: 7, 3: 8, 4: 9},
 )

@@ -1,4 +1,4 @@
-"""Finca's rules: the exact legal-action mask and every transition (FIN-12 … FIN-50).
+"""Finca's rules: the exact legal-action mask and every transition (each names its clauses).
 
 All functions work on a `FincaState` in place. `apply` checks the mask first and raises
 `IllegalActionError` before touching anything, so a refused action loses nothing.
@@ -352,7 +352,7 @@ def _end_turn(state: FincaState) -> None:
 
 
 def _place_intro_farmer(state: FincaState, p: int, b: int) -> None:
-    """FIN-13/14: any blade; exactly one fruit of the blade, no cart."""
+    """FIN-13, FIN-14: any blade; exactly one fruit of the blade, no cart."""
     state.farmers[p][b] += 1
     state.blade_total[b] += 1
     take_fruit(state, p, state.blades[b], 1)
@@ -364,8 +364,8 @@ def _place_intro_farmer(state: FincaState, p: int, b: int) -> None:
 
 
 def take_fruit(state: FincaState, p: int, f: int, amount: int) -> None:
-    """FIN-22/47, G-24: if the supply holds fewer than owed, everybody returns all fruit of that
-    type first; then the player takes the full amount."""
+    """FIN-22, FIN-47, G-24: if the supply holds fewer than owed, everybody returns all fruit of
+    that type first; then the player takes the full amount."""
     if state.supply[f] < amount:
         for holdings in state.fruits:
             state.supply[f] += holdings[f]
@@ -377,7 +377,7 @@ def take_fruit(state: FincaState, p: int, f: int, amount: int) -> None:
 
 
 def take_carts(state: FincaState, p: int, owed: int) -> None:
-    """FIN-23/48, G-23: with too few carts in the centre everybody returns all carts, then the
+    """FIN-23, FIN-48, G-23: with too few carts in the centre everybody returns all carts, then the
     player takes what is owed (or, with `take_then_reset`, one cart at a time)."""
     state.seat_versions[p] += 1
     if state.cart_shortage == "reset_then_take":
@@ -414,8 +414,9 @@ def lines_crossed(source: int, steps: int) -> int:
 
 
 def move_farmer(state: FincaState, p: int, source: int) -> None:
-    """FIN-18..21: move one of p's farmers on `source` as many blades as farmers stand there,
-    harvest one fruit per farmer on the destination, earn a cart per dividing line crossed."""
+    """FIN-18, FIN-19, FIN-20, FIN-21: move one of p's farmers on `source` as many blades as farmers
+    stand there, harvest one fruit per farmer on the destination, earn a cart per dividing line
+    crossed."""
     total = state.blade_total
     steps = total[source]
     dest = (source + steps) % NUM_BLADES
@@ -514,7 +515,7 @@ def _add_to_display(state: FincaState, p: int, tile_id: int) -> None:
 
 
 def _award_bonuses(state: FincaState, p: int) -> None:
-    """FIN-40/41, G-12: while the player owns more complete 1-6 sets than bonus tiles, take the
+    """FIN-40, FIN-41, G-12: while the player owns more complete 1-6 sets than bonus tiles, take the
     top bonus tile (7, 6, 5, 4)."""
     complete_sets = min(state.value_counts[p])
     while complete_sets > len(state.bonuses[p]) and state.bonus_stack:
@@ -523,7 +524,7 @@ def _award_bonuses(state: FincaState, p: int) -> None:
 
 def majority_counts(state: FincaState, finca_id: int) -> list[int]:
     """Per player, what decides finca tile `finca_id`: printed symbols of its fruit(s) on the
-    player's fruit tiles (FIN-35/38, G-07) or, for the universal tile, face values (FIN-39)."""
+    player's fruit tiles (FIN-35, FIN-38, G-07) or, for the universal tile, face values (FIN-39)."""
     finca = C.FINCA_TILES[finca_id]
     if finca.universal:
         return list(state.tile_points)
@@ -531,8 +532,8 @@ def majority_counts(state: FincaState, finca_id: int) -> list[int]:
 
 
 def award_finca(state: FincaState, c: int) -> None:
-    """FIN-35/36, G-09: the finca tile of emptied community `c` goes to the unique leader;
-    on a shared lead (zero included) it leaves the game."""
+    """FIN-35, FIN-36, G-09: the finca tile of emptied community `c` goes to the unique leader; on a
+    shared lead (zero included) it leaves the game."""
     finca_id = state.finca_tile[c]
     counts = majority_counts(state, finca_id)
     best = max(counts)

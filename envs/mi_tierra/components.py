@@ -2,9 +2,9 @@
 
 The rulebook prints only a handful of numbers (starting money, worker upkeep, factory recipes, the
 end values of cake and cloth, the 3-for-$1 exchange, the Black Market's 3-buy cap); the board
-spaces, dice, farm grid, market cards, event classification and Black Market chart live in images
-we do not have. The values here are the decisions recorded, each with its reason, in
-seeds/mi_tierra.md (gaps G-01 … G-71); the code reads every number from this module.
+spaces, dice, farm grid, market cards, event classification and Black Market chart live in images we
+do not have. The values here are the decisions recorded, each with its reason, in seeds/mi_tierra.md
+(its gaps, the G- ids); the code reads every number from this module.
 """
 
 from __future__ import annotations
@@ -54,7 +54,8 @@ MARKET_A_REMOVED = 7  # MIT-02: set aside unseen at setup
 # drawn (the deck only advances when players sell, so passive play could otherwise run on).
 MAX_ROUNDS = 20
 
-# --- the board (G-01 … G-06) ---------------------------------------------------------------------
+# --- the board ------------------------------------------------------------------------------------
+# (G-01, G-02, G-03, G-04, G-05, G-06)
 
 
 @dataclass(frozen=True)
@@ -109,13 +110,15 @@ BLOCKED_2P = frozenset(ZONE_FIRST_SPACE[i] + z.blocked_2p for i, z in enumerate(
 # Decorative, with no space, action or observation (MIT-27).
 DECORATIONS = ("water mill", "rodeo", "animal exhibition market")
 
-# --- developments display (G-36 … G-40) ---------------------------------------------------------
+# --- developments display -------------------------------------------------------------------------
+# (G-36, G-37, G-38, G-39, G-40)
 DEV_SLOTS = ("TL", "TR", "BL", "BR")
 DEV_SPOTS = ("N", "W", "C", "E", "S")
 DEV_SPOT_TOUCHES = ((0, 1), (0, 2), (0, 1, 2, 3), (1, 3), (2, 3))  # display slots per spot
 DEV_COST_PER_CARD = 1  # MIT-49: $1 per touched card present
 
-# --- dice (G-10 … G-15): every roll is a fair d6 read through its zone's table -----------------
+# --- dice: every roll is a fair d6 read through its zone's table ----------------------------------
+# (G-10, G-11, G-12, G-13, G-14, G-15)
 DIE_FACES = 6
 FOREST_CAPACITY = (2, 2, 2, 3, 3, 3)  # face 1..6 -> barnyard capacity
 SHEEP_ROLL = (1, 1, 2, 2, 3, 3)
@@ -125,7 +128,8 @@ CROP_ROLL = (APPLE, WHEAT, GRAPE, APPLE, WHEAT, GRAPE)  # printed 1 apples, 2 wh
 FOREST_PAIR_CHOICES = (2, 3)
 CROPS_PAIR_CHOICES = (APPLE, WHEAT, GRAPE)
 
-# --- the personal farm (G-16 … G-26) -------------------------------------------------------------
+# --- the personal farm ----------------------------------------------------------------------------
+# (G-16, G-17, G-18, G-19, G-20, G-21, G-22, G-23, G-24, G-25, G-26)
 FARM_ROWS = 3
 FARM_COLS = 4
 FARM_CELLS = FARM_ROWS * FARM_COLS
@@ -159,7 +163,9 @@ def _neighbours() -> tuple[tuple[int, ...], ...]:
 
 NEIGHBOURS = _neighbours()  # orthogonal ("octagonal" = ortogonal), never diagonal
 
-# --- factories (MIT-43 … MIT-55, G-31) ----------------------------------------------------------
+# --- factories ------------------------------------------------------------------------------------
+# (MIT-43, MIT-44, MIT-45, MIT-46, MIT-47, MIT-48, MIT-49, MIT-50, MIT-51, MIT-52, MIT-53, MIT-54,
+# MIT-55, G-31)
 APF_COST = 5
 # (product, animal, at least): the thresholds of the matching development cards (Shearer 3 sheep,
 # Milk factory 2 cows, Hen barnyard 4 hens); with lower ones the factory out-earned every other
@@ -174,7 +180,9 @@ CLOTH_COST = 7
 CLOTH_INPUTS = ((WOOL, 3),)
 CLOCK_PEEK = 4
 
-# --- development cards (MIT-63 … MIT-77, G-40 … G-46) ------------------------------------------
+# --- development cards ----------------------------------------------------------------------------
+# (MIT-63, MIT-64, MIT-65, MIT-66, MIT-67, MIT-68, MIT-69, MIT-70, MIT-71, MIT-72, MIT-73, MIT-74,
+# MIT-75, MIT-76, MIT-77, G-40, G-41, G-42, G-43, G-44, G-45, G-46)
 
 
 @dataclass(frozen=True)
@@ -217,7 +225,8 @@ NUM_DEV_CARDS = len(DEV_CARDS)
 MILL_OPTIONS = ((2, 1), (5, 2))  # (wheat returned, flour gained), one use per round (G-45)
 WINE_CELLAR_OPTION = (1, 1)  # (grapes returned, wine gained)
 
-# --- events (MIT-84 … MIT-87, MIT-103 … MIT-106, G-60 … G-64) ----------------------------------
+# --- events ---------------------------------------------------------------------------------------
+# (MIT-84, MIT-85, MIT-86, MIT-87, MIT-103, MIT-104, MIT-105, MIT-106, G-60, G-61, G-62, G-63, G-64)
 EVENTS = ("animal_thieves", "frost", "inflation", "strike", "fruit_fly")
 EVENT_NAMES = ("Animal Thieves", "Frost", "Inflation", "Strike", "Fruit Fly")
 NUM_EVENTS = len(EVENTS)
@@ -227,7 +236,8 @@ EVENT_IMMUNITY = {THIEVES: POLICE, FROST: INSURANCE, FRUIT_FLY: INSURANCE}
 FRUIT_FLY_CROPS = (APPLE, GRAPE)  # G-61: wheat is not fruit
 PERMANENTS_TO_END = 3  # MIT-87
 
-# --- market cards (MIT-100 … MIT-102, G-47 … G-55) ---------------------------------------------
+# --- market cards ---------------------------------------------------------------------------------
+# (MIT-100, MIT-101, MIT-102, G-47, G-48, G-49, G-50, G-51, G-52, G-53, G-54, G-55)
 GENERIC_RESOURCE_PRICE = 3
 GENERIC_ANIMAL_PRICE = 4
 
@@ -373,7 +383,7 @@ def pack_payout(card: MarketCard, inflation: bool) -> int:
 
 
 def bm_price(good: int, buying: bool, inflation: bool) -> int:
-    """The Black Market's selling or buying price of one unit (MIT-90/91, G-57, G-59)."""
+    """The Black Market's selling or buying price of one unit (MIT-90, MIT-91, G-57, G-59)."""
     base = BM_BUY[good] if buying else BM_SELL[good]
     if base is None:
         raise ValueError(f"{GOODS[good]} cannot be bought at the Black Market")

@@ -200,7 +200,8 @@ def crop_cells(state: MiTierraState, p: int) -> tuple[int, ...]:
 
 
 def _placement_actions(state: MiTierraState, p: int) -> list[int]:
-    """MIT-20 … MIT-25: the PLACE decision's legal ids, in increasing order."""
+    """MIT-20, MIT-21, MIT-22, MIT-23, MIT-24, MIT-25: the PLACE decision's legal ids, in increasing
+    order."""
     occ = state.occupied | _BLOCKED_BITS[state.num_players]
     strike = state.event_card in _STRIKE_CARDS  # MIT-105, G-65
     owner = state.space_owner
@@ -273,7 +274,7 @@ def placement_actions_reference(state: MiTierraState, p: int) -> list[int]:
 
 
 def flour_wine_options(state: MiTierraState, p: int) -> list[int]:
-    """MIT-53/54: CHOICE_0 flour, CHOICE_1 wine, CHOICE_2 both, each if supplied and paid."""
+    """MIT-53, MIT-54: CHOICE_0 flour, CHOICE_1 wine, CHOICE_2 both, each if supplied and paid."""
     goods = state.goods[p]
     if state.money[p] < C.FLOUR_WINE_COST:
         return []
@@ -327,7 +328,7 @@ def _legal_none(state: MiTierraState, p: int) -> list[int]:
     return []
 
 
-def _legal_upkeep(state: MiTierraState, p: int) -> list[int]:  # MIT-14/15/16, G-28
+def _legal_upkeep(state: MiTierraState, p: int) -> list[int]:  # MIT-14, MIT-15, MIT-16, G-28
     legal = []
     if state.money[p] >= upkeep_due(state, p):
         legal.append(PASS)
@@ -402,7 +403,7 @@ def _legal_cellar(state: MiTierraState, p: int) -> list[int]:  # MIT-66
     return [PASS, CHOICE0] if ok else [PASS]
 
 
-def _legal_market_turn(state: MiTierraState, p: int) -> list[int]:  # MIT-79/82/88, G-53
+def _legal_market_turn(state: MiTierraState, p: int) -> list[int]:  # MIT-79, MIT-82, MIT-88, G-53
     goods = state.goods[p]
     legal = [PASS]
     for m, card in enumerate(state.est):
@@ -420,7 +421,7 @@ def _legal_market_sale(state: MiTierraState, p: int) -> list[int]:  # G-53
     return legal + [SELL0 + g for g in sale_goods(state)]
 
 
-def _legal_black_market(state: MiTierraState, p: int) -> list[int]:  # MIT-90/91, G-57/58
+def _legal_black_market(state: MiTierraState, p: int) -> list[int]:  # MIT-90, MIT-91, G-57, G-58
     goods = state.goods[p]
     legal = [PASS] + [SELL0 + g for g in range(C.NUM_GOODS) if goods[g] > 0]
     if state.bm_buys < C.BM_BUYS_PER_WORKER:

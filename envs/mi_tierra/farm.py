@@ -1,10 +1,10 @@
 """The personal farm: tiles on the 3x4 grid, animals in barnyards and the henhouse, harvests.
 
-Animals are never placed by hand (G-22 … G-24): new sheep and cows go first into barnyards
-already holding their kind, then into empty barnyards (the smallest one that holds them all,
-else the largest); hens live in the henhouse; every animal that finds no room becomes one meat.
-Animals leave from the same-kind barnyard holding the fewest (ties: lowest cell). The player's
-animal totals are mirrored in `goods[p]` (sheep, cow, hen) so that markets read one vector.
+Animals are never placed by hand (G-22, G-23, G-24): new sheep and cows go first into barnyards
+already holding their kind, then into empty barnyards (the smallest one that holds them all, else
+the largest); hens live in the henhouse; every animal that finds no room becomes one meat. Animals
+leave from the same-kind barnyard holding the fewest (ties: lowest cell). The player's animal totals
+are mirrored in `goods[p]` (sheep, cow, hen) so that markets read one vector.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ def group_size(tiles: list[int], cell: int) -> int:
 
 
 def harvest_amount(state: MiTierraState, player: int, cell: int) -> int:
-    """MIT-59 … MIT-61, G-26, G-61: what one worker on `cell` produces this round."""
+    """MIT-59, MIT-60, MIT-61, G-26, G-61: what one worker on `cell` produces this round."""
     tiles = state.tiles[player]
     crop = C.TILE_CROP[tiles[cell]]
     devs = state.devs[player]

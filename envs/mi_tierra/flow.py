@@ -131,11 +131,12 @@ def finish_worker(state: MiTierraState) -> None:
         show_hut(state, owner)
 
 
-# --- phase 1: turn order (MIT-09 … MIT-13, MIT-93) --------------------------------------------
+# --- phase 1: turn order --------------------------------------------------------------------------
+# (MIT-09, MIT-10, MIT-11, MIT-12, MIT-13, MIT-93)
 
 def turn_order(state: MiTierraState) -> list[int]:
     """Lower-road players first in their current relative order (G-07), then the others by money
-    (least first), ties to the most recent money change (MIT-10/11, G-08)."""
+    (least first), ties to the most recent money change (MIT-10, MIT-11, G-08)."""
     lower = set(lower_road_players(state))
     first = [p for p in state.order if p in lower]
     rest = [p for p in range(state.num_players) if p not in lower]
@@ -169,7 +170,8 @@ def _run_turn_order(state: MiTierraState) -> None:
     enter_stage(state, _UPKEEP)
 
 
-# --- phase 2: maintenance (MIT-14 … MIT-19, G-28, G-39) ---------------------------------------
+# --- phase 2: maintenance -------------------------------------------------------------------------
+# (MIT-14, MIT-15, MIT-16, MIT-17, MIT-18, MIT-19, G-28, G-39)
 
 def upkeep_due(state: MiTierraState, player: int) -> int:
     """MIT-14: $2 per owned worker beyond 3."""
@@ -210,7 +212,8 @@ def _run_market_maintenance(state: MiTierraState) -> None:
     state.place_pos = 0
 
 
-# --- phase 3: placement (MIT-20 … MIT-25, G-29) -----------------------------------------------
+# --- phase 3: placement ---------------------------------------------------------------------------
+# (MIT-20, MIT-21, MIT-22, MIT-23, MIT-24, MIT-25, G-29)
 
 def _run_placement(state: MiTierraState) -> None:
     n = state.num_players
@@ -273,7 +276,7 @@ def _run_rolling_zone(state: MiTierraState) -> None:
     owner = state.space_owner[space]
     sub = state.sub
     if sub == SUB_ROLL:
-        if state.space_pair[space]:  # MIT-24/31/39: the pair chooses, no die
+        if state.space_pair[space]:  # MIT-24, MIT-31, MIT-39: the pair chooses, no die
             state.sub = SUB_OUTCOME
             pose(state, _D_FOREST_PAIR if stage == _FOREST else _D_CROPS_PAIR, owner)
         elif state.explicit_chance:
@@ -373,7 +376,7 @@ def _run_developments(state: MiTierraState) -> None:
     space = state.queue[state.qpos]
     owner = state.space_owner[space]
     if state.sub == 0:
-        touched = dev_touched(state, space)  # MIT-49/50/51: cost = touched cards present
+        touched = dev_touched(state, space)  # MIT-49, MIT-50, MIT-51: cost = touched cards present
         state.dev_cost = C.DEV_COST_PER_CARD * len(touched)
         state.sub = 1
         if touched:  # MIT-52: nothing to take, nothing happens
@@ -383,7 +386,10 @@ def _run_developments(state: MiTierraState) -> None:
     finish_worker(state)
 
 
-# --- step 13: personal farms (MIT-58 … MIT-77, G-41 … G-46) -----------------------------------
+# --- step 13: personal farms ----------------------------------------------------------------------
+# (MIT-58, MIT-59, MIT-60, MIT-61, MIT-62, MIT-63, MIT-64, MIT-65, MIT-66, MIT-67, MIT-68, MIT-69,
+# MIT-70, MIT-71, MIT-72, MIT-73, MIT-74, MIT-75, MIT-76, MIT-77, G-41, G-42, G-43, G-44, G-45,
+# G-46)
 
 def _run_farms(state: MiTierraState) -> None:
     queue = state.queue
@@ -448,14 +454,16 @@ def _produce(state: MiTierraState, p: int) -> None:
         add_animals(state, p, animal, 1)  # (which bumps the versions itself)
 
 
-# --- steps 14-16: markets and the lower road (MIT-78 … MIT-91) --------------------------------
+# --- steps 14-16: markets and the lower road ------------------------------------------------------
+# (MIT-78, MIT-79, MIT-80, MIT-81, MIT-82, MIT-83, MIT-84, MIT-85, MIT-86, MIT-87, MIT-88, MIT-89,
+# MIT-90, MIT-91)
 
 EM_FIRST = C.ZONE_FIRST_SPACE[C.Z_EST_MARKET]
 EM_SPACES = C.ZONES[C.Z_EST_MARKET].spaces
 
 
 def _run_est_market(state: MiTierraState) -> None:
-    """MIT-78/81: the worker on the lowest-numbered space acts first; passes repeat until every
+    """MIT-78, MIT-81: the worker on the lowest-numbered space acts first; passes repeat until every
     worker has left (home after not selling, or to the Black Market)."""
     owners = state.space_owner
     active = [k for k in range(EM_SPACES) if owners[EM_FIRST + k] >= 0]

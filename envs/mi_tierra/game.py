@@ -1,4 +1,5 @@
-"""Setting up a new Mi Tierra game (MIT-01 … MIT-07) and the game's declared facts (`SPEC`)."""
+"""Setting up a new Mi Tierra game (MIT-01, MIT-02, MIT-03, MIT-04, MIT-05, MIT-06, MIT-07) and the
+game's declared facts (`SPEC`)."""
 
 from __future__ import annotations
 
@@ -123,4 +124,15 @@ SPEC = GameSpec(
     options={},
     observation_layout=OBS_LAYOUT,
     render_modes=("human", "ansi", "rgb_array"),
+    title="Mi Tierra",
+    gym_id="huerta/MiTierra-v0",
+    env_module="huerta.envs.mi_tierra_v0",
+    spec_document="seeds/mi_tierra.md",
+    clause_prefixes=("MIT",),
+    clause_minimum=106,
+    picture="docs/mi_tierra.png",
+    heuristic="huerta.agents.heuristics.mi_tierra:MiTierraHeuristic",
+    board_module="huerta.web.boards.mi_tierra",
+    demo_mcts_budget=10,
+    golden_seeds={2: 7, 3: 8, 4: 9},
 )

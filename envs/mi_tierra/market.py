@@ -1,8 +1,8 @@
 """The market deck: draws, events, Established slots, sales, Clock Tower knowledge.
 
-The draw pile is deck A's remainder stacked on deck B (MIT-03, G-55), top last. Every draw
-updates each player's private knowledge of the pile top (what it peeked at the Clock Tower):
-the drawn card leaves it. A drawn event is resolved at once (MIT-85/86, G-54).
+The draw pile is deck A's remainder stacked on deck B (MIT-03, G-55), top last. Every draw updates
+each player's private knowledge of the pile top (what it peeked at the Clock Tower): the drawn card
+leaves it. A drawn event is resolved at once (MIT-85, MIT-86, G-54).
 """
 
 from __future__ import annotations
@@ -65,9 +65,9 @@ def fill_slot(state: MiTierraState, slot: int) -> None:
 
 
 def resolve_event(state: MiTierraState, card: int) -> None:
-    """MIT-85 … MIT-87, G-60 … G-64: a new event ends the one in force; an instant event acts
-    and is discarded; a permanent one stays in force, except the third, which ends the game
-    after this round instead of being placed."""
+    """MIT-85, MIT-86, MIT-87, G-60, G-61, G-62, G-63, G-64: a new event ends the one in force; an
+    instant event acts and is discarded; a permanent one stays in force, except the third, which
+    ends the game after this round instead of being placed."""
     state.market_version += 1
     if state.event_card >= 0:
         state.discard.append(state.event_card)
@@ -131,7 +131,7 @@ def sale_value(state: MiTierraState, card: int, units: list[int]) -> int:
 
 
 def complete_sale(state: MiTierraState, player: int, units: list[int]) -> None:
-    """MIT-79/80, G-49: pay `player`, take the goods, discard the card; an Established slot is
+    """MIT-79, MIT-80, G-49: pay `player`, take the goods, discard the card; an Established slot is
     refilled at once (events resolved), a Closing slot stays empty."""
     card = sale_card(state)
     gain(state, player, sale_value(state, card, units))
@@ -149,7 +149,7 @@ def complete_sale(state: MiTierraState, player: int, units: list[int]) -> None:
         state.closing[slot - 4] = -1
 
 
-# --- Clock Tower knowledge (MIT-45/46, G-35) -----------------------------------------------------
+# --- Clock Tower knowledge (MIT-45, MIT-46, G-35) -------------------------------------------------
 
 def peek(state: MiTierraState, player: int) -> None:
     """`player` looks at the top min(4, pile) cards, in order."""

@@ -67,7 +67,7 @@ def apply_chance(state: MiTierraState, face: int) -> None:
 
 
 def score(state: MiTierraState, p: int) -> int:
-    """MIT-95/96: money, plus $49 per cake and $47 per cloth, plus the goods 3 for $1; before
+    """MIT-95, MIT-96: money, plus $49 per cake and $47 per cloth, plus the goods 3 for $1; before
     the end it is the score the player would have if the game ended now."""
     return (
         state.money[p] + C.CAKE_VALUE * state.cake[p] + C.CLOTH_VALUE * state.cloth[p]

@@ -13,9 +13,10 @@ from huerta.agents import make_agent
 from huerta.agents.heuristics import make_heuristic
 from huerta.agents.search import DEFAULTS, SearchAgent
 from huerta.envs.core.errors import InvalidConfigError
+from huerta.envs.core.registry import game_names
 from huerta.training.matches import play_game
 
-GAMES = ("finca", "alpujarras", "mi_tierra")
+GAMES = tuple(game_names())  # every registered game has a search agent
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -183,8 +183,9 @@ def test_solo_games_from_rich_starts(double_turns, stars):
 
 @pytest.mark.parametrize("variant", SOLO_VARIANTS)
 def test_solo_games_from_the_real_setup(variant):
-    """ZARA-01 … ZARA-10: seeded solo games from the rulebook setup end (usually lost at the first
-    market, as a random player has no plan) with the invariants intact."""
+    """ZARA-01, ZARA-02, ZARA-03, ZARA-04, ZARA-05, ZARA-06, ZARA-07, ZARA-08, ZARA-09, ZARA-10:
+    seeded solo games from the rulebook setup end (usually lost at the first market, as a random
+    player has no plan) with the invariants intact."""
     double_turns, stars = variant
     for seed in range(games(20, 1000)):
         state = new_game(1, seed=seed, double_turns=double_turns, star_sides=stars)

@@ -6,9 +6,9 @@ Two layers of checks:
   (components, actions, observation) and with what seeded games actually do (which ids are legal
   in which phase, which phase changes occur), and the documented field offsets decode real
   observations.
-The rule ids are checked too: ALP-01..ALP-71 and ZARA-01..ZARA-23 are each defined by exactly one
-bullet, in order, and every gap G-01..G-30, ZG-01..ZG-18 states a question, a decision and a
-reason.
+The rule ids are checked too: every ALP- and ZARA- clause id is defined by exactly one bullet,
+numbered in order from 01 without a gap, and every G- and ZG- gap states a question, a decision
+and a reason.
 """
 
 from __future__ import annotations

@@ -1,5 +1,8 @@
-"""Scenario tests TS-23 … TS-41 of seeds/alpujarras.md: deliveries, award tokens, harvests with
-majorities and goals (ALP-37 … ALP-60), with the rulebook's delivery, award, harvest and goal
+"""Scenario tests TS-23, TS-24, TS-25, TS-26, TS-27, TS-28, TS-29, TS-30, TS-31, TS-32, TS-33,
+TS-34, TS-35, TS-36, TS-37, TS-38, TS-39, TS-40, TS-41 of seeds/alpujarras.md: deliveries, award
+tokens, harvests with majorities and goals (ALP-37, ALP-38, ALP-39, ALP-40, ALP-41, ALP-42, ALP-43,
+ALP-44, ALP-45, ALP-46, ALP-47, ALP-48, ALP-49, ALP-50, ALP-51, ALP-52, ALP-53, ALP-54, ALP-55,
+ALP-56, ALP-57, ALP-58, ALP-59, ALP-60), with the rulebook's delivery, award, harvest and goal
 examples."""
 
 from __future__ import annotations
@@ -275,8 +278,8 @@ def test_alp41_market_actions_are_capped_at_five():
 
 
 def test_goal_flags_agree_with_the_ten_predicates():
-    """ALP-51 … ALP-60: the observation's one-pass goal check equals the ten predicates on the
-    states of random games."""
+    """ALP-51, ALP-52, ALP-53, ALP-54, ALP-55, ALP-56, ALP-57, ALP-58, ALP-59, ALP-60: the
+    observation's one-pass goal check equals the ten predicates on the states of random games."""
     import numpy as np
     from alp_helpers import short_move_policy
 

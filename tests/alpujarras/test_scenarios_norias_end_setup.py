@@ -1,6 +1,8 @@
-"""Scenario tests TS-42 … TS-48 and TS-52 of seeds/alpujarras.md: spending norias, the end track
-and its sale, scoring and the tiebreak, and the setup (ALP-01 … ALP-13, ALP-61 … ALP-67,
-ALP-70, ALP-71), with the rulebook's end-track sale example."""
+"""Scenario tests TS-42, TS-43, TS-44, TS-45, TS-46, TS-47, TS-48 and TS-52 of seeds/alpujarras.md:
+spending norias, the end track and its sale, scoring and the tiebreak, and the setup (ALP-01,
+ALP-02, ALP-03, ALP-04, ALP-05, ALP-06, ALP-07, ALP-08, ALP-09, ALP-10, ALP-11, ALP-12, ALP-13,
+ALP-61, ALP-62, ALP-63, ALP-64, ALP-65, ALP-66, ALP-67, ALP-70, ALP-71), with the rulebook's
+end-track sale example."""
 
 from __future__ import annotations
 

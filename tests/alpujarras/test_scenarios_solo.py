@@ -1,5 +1,9 @@
-"""Scenario tests ZS-01 … ZS-22 of seeds/alpujarras.md: the solo game against Zara (ZARA-01 …
-ZARA-23), with the rulebook's Zara examples (die and mule, market, harvest) and zakat example."""
+"""Scenario tests ZS-01, ZS-02, ZS-03, ZS-04, ZS-05, ZS-06, ZS-07, ZS-08, ZS-09, ZS-10, ZS-11,
+ZS-12, ZS-13, ZS-14, ZS-15, ZS-16, ZS-17, ZS-18, ZS-19, ZS-20, ZS-21, ZS-22 of seeds/alpujarras.md:
+the solo game against Zara (ZARA-01, ZARA-02, ZARA-03, ZARA-04, ZARA-05, ZARA-06, ZARA-07, ZARA-08,
+ZARA-09, ZARA-10, ZARA-11, ZARA-12, ZARA-13, ZARA-14, ZARA-15, ZARA-16, ZARA-17, ZARA-18, ZARA-19,
+ZARA-20, ZARA-21, ZARA-22, ZARA-23), with the rulebook's Zara examples (die and mule, market,
+harvest) and zakat example."""
 
 from __future__ import annotations
 

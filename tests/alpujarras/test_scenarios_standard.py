@@ -1,6 +1,8 @@
-"""Scenario tests TS-08 … TS-22 of seeds/alpujarras.md: the standard spaces — place (coloured,
-two farmers, place turning into move), move, irrigate, take norias, fruit and dirhems
-(ALP-23 … ALP-36), with the rulebook's place and irrigation examples."""
+"""Scenario tests TS-08, TS-09, TS-10, TS-11, TS-12, TS-13, TS-14, TS-15, TS-16, TS-17, TS-18,
+TS-19, TS-20, TS-21, TS-22 of seeds/alpujarras.md: the standard spaces — place (coloured, two
+farmers, place turning into move), move, irrigate, take norias, fruit and dirhems (ALP-23, ALP-24,
+ALP-25, ALP-26, ALP-27, ALP-28, ALP-29, ALP-30, ALP-31, ALP-32, ALP-33, ALP-34, ALP-35, ALP-36),
+with the rulebook's place and irrigation examples."""
 
 from __future__ import annotations
 

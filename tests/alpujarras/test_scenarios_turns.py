@@ -1,5 +1,7 @@
-"""Scenario tests TS-01 … TS-07 and TS-49 … TS-51 of seeds/alpujarras.md: turn order, movement on
-the track, special spaces, the end track and the 2-player die (ALP-14 … ALP-22, ALP-68, ALP-69)."""
+"""Scenario tests TS-01, TS-02, TS-03, TS-04, TS-05, TS-06, TS-07 and TS-49, TS-50, TS-51 of
+seeds/alpujarras.md: turn order, movement on the track, special spaces, the end track and the
+2-player die (ALP-14, ALP-15, ALP-16, ALP-17, ALP-18, ALP-19, ALP-20, ALP-21, ALP-22, ALP-68,
+ALP-69)."""
 
 from __future__ import annotations
 

@@ -1,9 +1,11 @@
 """The games and player counts the shared contract suites run over (not a test module).
 
 `CASES` holds one `Case` per game and supported player count, with the readable test id
-`<game>-<players>` (e.g. `finca-2`); `GAMES` holds each game's facts once. The facts that the
-contract pins (the player counts, the action count, the words of the text board) are written here
-by hand rather than read from the game's `SPEC`, so a change to the spec shows up as a failure.
+`<game>-<players>` (e.g. `finca-2`); `GAMES` holds each game's facts once, for every game of the
+registry (`game_names()`). The facts that the contract pins (the player counts, the action count,
+the Gymnasium ids, the words of the text board) are written by hand in each game's own test
+folder, `tests/<game>/<game>_contract.py` (`CONTRACT`), rather than read from the game's `SPEC`,
+so a change to the spec shows up as a failure; a registered game without that file fails here.
 """
 
 from __future__ import annotations
@@ -18,8 +20,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from huerta.envs import alpujarras_v0, finca_v0, mi_tierra_v0
-from huerta.envs.core.registry import get_game
+from huerta.envs.core.registry import game_names, get_game
 
 TESTS = Path(__file__).resolve().parents[1]
 
@@ -40,17 +41,12 @@ def uniform_policy(state, rng: np.random.Generator) -> int:
     return int(rng.choice(np.flatnonzero(state.legal_mask())))
 
 
-def alpujarras_policy(state, rng: np.random.Generator) -> int:
-    """Alpujarras' short-move policy: uniform play runs the mule to the end track within a few
-    moves (a solo game then lasts about four decisions), this one visits many spaces."""
-    return _helper("alpujarras", "alp_helpers").short_move_policy(state, rng)
-
-
 @dataclass(frozen=True)
 class Game:
     name: str
     module: Any  # the PettingZoo entry module (`<game>_v0`)
     gym_id: str
+    variant_gym_ids: dict[int, str]  # players -> the Gymnasium id of a variant (the solo game)
     player_counts: tuple[int, ...]
     num_actions: int
     options: tuple[str, ...]  # the game's own options, in the order error messages name them
@@ -78,28 +74,29 @@ class Game:
         return importlib.import_module(f"huerta.envs.{self.name}").OBS_SIZE
 
 
-GAMES = {
-    "finca": Game(
-        name="finca", module=finca_v0, gym_id="huerta/Finca-v0", player_counts=(2, 3, 4),
-        num_actions=34, observation_size=591, options=("cart_shortage",),
-        board_words=("Windmill", "Communities"),
-        midgame_steps=40,
-    ),
-    "alpujarras": Game(
-        name="alpujarras", module=alpujarras_v0, gym_id="huerta/Alpujarras-v0",
-        player_counts=(1, 2, 3, 4), num_actions=111, options=("double_turns", "star_sides"),
-        board_words=("Track", "Farmlands", "Towns"), policy=alpujarras_policy,
-        midgame_steps=6,
-        truncation_picks=(0,),  # the mask's last id runs the mule to the end within 15 decisions
-        record_options={1: {"double_turns": 5}},  # the solo variants travel in the record
-    ),
-    "mi_tierra": Game(
-        name="mi_tierra", module=mi_tierra_v0, gym_id="huerta/MiTierra-v0",
-        player_counts=(2, 3, 4), num_actions=64, options=(),
-        board_words=("Established", "Development display", "market pile"),
-        midgame_steps=60,
-    ),
-}
+def _policy(path: str, folder: str):
+    """The policy `helper_module:function` of a contract, from tests/<folder>."""
+    module, _, name = path.partition(":")
+    return getattr(_helper(folder, module), name)
+
+
+def _game(name: str) -> Game:
+    """Game `name`'s contract facts, from tests/<name>/<name>_contract.py."""
+    if not (TESTS / name / f"{name}_contract.py").is_file():
+        raise FileNotFoundError(
+            f"the registered game {name!r} has no tests/{name}/{name}_contract.py (CONTRACT: its "
+            "facts for the contract suites)"
+        )
+    facts = dict(_helper(name, f"{name}_contract").CONTRACT)
+    if "policy" in facts:
+        facts["policy"] = _policy(facts["policy"], name)
+    return Game(
+        name=name, module=importlib.import_module(get_game(name).env_module),
+        variant_gym_ids=facts.pop("variant_gym_ids", {}), **facts,
+    )
+
+
+GAMES = {name: _game(name) for name in game_names()}
 
 
 @dataclass(frozen=True)
@@ -124,8 +121,8 @@ class Case:
 
         import huerta.envs  # noqa: F401  (registers the Gymnasium ids)
 
-        if self.game.name == "alpujarras" and self.n == 1:
-            return gymnasium.make("huerta/AlpujarrasSolo-v0", **kw)
+        if self.n in self.game.variant_gym_ids:
+            return gymnasium.make(self.game.variant_gym_ids[self.n], **kw)
         return gymnasium.make(self.game.gym_id, num_players=self.n, **kw)
 
     def new_game(self, seed: int, **options):

@@ -40,6 +40,22 @@ def test_the_documented_player_counts_and_sizes(game):
     assert tuple(spec.options) == game.options
 
 
+@pytest.mark.parametrize("game", game_params())
+def test_the_gymnasium_ids_are_the_specs(game):
+    """The game's Gymnasium ids (its own, and one per variant: the solo game's) are those its
+    spec declares and `import huerta.envs` registers, each making an env of this game."""
+    import gymnasium
+
+    import huerta.envs  # noqa: F401  (registers the Gymnasium ids)
+
+    spec = game.spec
+    assert spec.gym_id == game.gym_id
+    assert {v.players: v.gym_id for v in spec.variants.values()} == game.variant_gym_ids
+    for env_id in (game.gym_id, *game.variant_gym_ids.values()):
+        assert gymnasium.registry[env_id].kwargs["game"] == game.name
+    assert spec.env_module and game.module.__name__ == spec.env_module
+
+
 @pytest.mark.parametrize("case", cases())
 def test_pettingzoo_api_test(case):
     """FIN-01, ALP-01: the AEC env passes PettingZoo's api_test for every supported player count

@@ -180,8 +180,15 @@ def test_corrupt_state_names_the_missing_field(game):
 
 
 def golden_file(case) -> Path:
+    """The golden transcript of `case`: the one file of its game and count, played from the seed
+    the game's spec gives it (`GameSpec.golden_seeds`, which scripts/golden_playthroughs.py
+    plays)."""
     found = sorted(GOLDEN_DIR.glob(f"{case.game.name}_{case.n}p_seed*.txt"))
     assert len(found) == 1, f"{case.id}: golden files {found}"
+    seed = case.spec.golden_seeds.get(case.n)
+    assert found[0].name == f"{case.game.name}_{case.n}p_seed{seed}.txt", (
+        f"{case.id}: {found[0].name} is not the spec's golden seed {seed}"
+    )
     return found[0]
 
 

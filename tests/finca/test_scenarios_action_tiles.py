@@ -1,5 +1,5 @@
-"""Scenario tests T-24 … T-32 of seeds/finca.md §3: the four action tiles (FIN-30 … FIN-34,
-FIN-49, FIN-50)."""
+"""Scenario tests T-24, T-25, T-26, T-27, T-28, T-29, T-30, T-31, T-32 of seeds/finca.md (Scenario
+tests): the four action tiles (FIN-30, FIN-31, FIN-32, FIN-33, FIN-34, FIN-49, FIN-50)."""
 
 from __future__ import annotations
 

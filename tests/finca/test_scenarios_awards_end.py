@@ -1,6 +1,7 @@
-"""Scenario tests T-33 … T-49 of seeds/finca.md §3: finca-tile awards, bonus tiles, the game end,
-scoring, the tiebreak and the invariants checked along random games (FIN-35 … FIN-46, FIN-51,
-FIN-52)."""
+"""Scenario tests T-33, T-34, T-35, T-36, T-37, T-38, T-39, T-40, T-41, T-42, T-43, T-44, T-45,
+T-46, T-47, T-48, T-49 of seeds/finca.md (Scenario tests): finca-tile awards, bonus tiles, the game
+end, scoring, the tiebreak and the invariants checked along random games (FIN-35, FIN-36, FIN-37,
+FIN-38, FIN-39, FIN-40, FIN-41, FIN-42, FIN-43, FIN-44, FIN-45, FIN-46, FIN-51, FIN-52)."""
 
 from __future__ import annotations
 
@@ -470,7 +471,7 @@ def test_t48_conservation_along_random_games(n):
 
 @pytest.mark.parametrize("n", [2, 3, 4])
 def test_t49_masks_are_never_empty_and_exact(n):
-    """T-49 (FIN-52, G-25, G-37, §5): random playouts; the acting player's mask is never empty;
+    """T-49 (FIN-52, G-25, G-37, Actions): random playouts; the acting player's mask is never empty;
     every unmasked id is accepted; a masked id raises and leaves the state unchanged."""
     for seed in range(2):
         s = new_game(n, seed=50 + seed)

@@ -1,5 +1,6 @@
-"""Scenario tests T-16 … T-23 and T-51 of seeds/finca.md §3: deliveries, exact payment, wild
-symbols, the cap and the exactness of the sub-step masks (FIN-24 … FIN-29)."""
+"""Scenario tests T-16, T-17, T-18, T-19, T-20, T-21, T-22, T-23 and T-51 of seeds/finca.md
+(Scenario tests): deliveries, exact payment, wild symbols, the cap and the exactness of the sub-step
+masks (FIN-24, FIN-25, FIN-26, FIN-27, FIN-28, FIN-29)."""
 
 from __future__ import annotations
 
@@ -184,9 +185,9 @@ def test_g05_wild_type_may_equal_a_printed_type():
 
 
 def test_t22_wild_mask_sees_fruit_committed_by_earlier_tiles():
-    """T-22 (G-05, FIN-25, FIN-29, §5 masks): P0 with 3 grapes, 2 lemons; C0 = 2G, C6 = 2?. After
-    COMM(0) only 1 grape is uncommitted, so the wild step of C6 offers only lemon. Without the
-    lemons COMM(6) would be masked after COMM(0)."""
+    """T-22 (G-05, FIN-25, FIN-29, the masks of Actions): P0 with 3 grapes, 2 lemons; C0 = 2G, C6 =
+    2?. After COMM(0) only 1 grape is uncommitted, so the wild step of C6 offers only lemon. Without
+    the lemons COMM(6) would be masked after COMM(0)."""
     s = make(
         stacks={0: ["2G"], 6: ["2?"]}, fruits={0: {GRAPE: 3, LEMON: 2}}, carts={0: 1}
     )
@@ -341,10 +342,10 @@ def reachable(start, tops, check_confirm: bool) -> set:
 
 @pytest.mark.parametrize("seed", range(30))
 def test_t51_masks_reach_exactly_the_legal_deliveries(seed):
-    """T-51 (§5 exactness, FIN-25, FIN-26, FIN-27, FIN-29, FIN-33, FIN-34): for random tops and
-    holdings, the complete deliveries reachable through masked sub-steps equal a brute-force
-    enumeration (tile subsets × wild types × reduction choice), for all three delivery modes;
-    the MAIN mask offers each mode iff it has at least one delivery."""
+    """T-51 (the masks' exactness, Actions; FIN-25, FIN-26, FIN-27, FIN-29, FIN-33, FIN-34): for
+    random tops and holdings, the complete deliveries reachable through masked sub-steps equal a
+    brute-force enumeration (tile subsets × wild types × reduction choice), for all three delivery
+    modes; the MAIN mask offers each mode iff it has at least one delivery."""
     rng = np.random.default_rng(seed)
     n_tops = int(rng.integers(3, 6))
     comms = sorted(rng.choice(10, size=n_tops, replace=False).tolist())

@@ -1,5 +1,6 @@
-"""Scenario tests T-05 … T-15 of seeds/finca.md §3: moving a farmer, harvesting, carts and the
-fruit / cart resets (FIN-16 … FIN-23, FIN-47, FIN-48)."""
+"""Scenario tests T-05, T-06, T-07, T-08, T-09, T-10, T-11, T-12, T-13, T-14, T-15 of seeds/finca.md
+(Scenario tests): moving a farmer, harvesting, carts and the fruit / cart resets (FIN-16, FIN-17,
+FIN-18, FIN-19, FIN-20, FIN-21, FIN-22, FIN-23, FIN-47, FIN-48)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
-"""Scenario tests T-01 … T-04 and T-50 of seeds/finca.md §3: setup, introduction phase, and the
-public observation (rule clauses FIN-01 … FIN-15)."""
+"""Scenario tests T-01, T-02, T-03, T-04 and T-50 of seeds/finca.md (Scenario tests): setup,
+introduction phase, and the public observation (rule clauses FIN-01, FIN-02, FIN-03, FIN-04, FIN-05,
+FIN-06, FIN-07, FIN-08, FIN-09, FIN-10, FIN-11, FIN-12, FIN-13, FIN-14, FIN-15)."""
 
 from __future__ import annotations
 
@@ -257,8 +258,8 @@ def test_t04_intro_order_and_main_phase_start(n, seed):
 
 @pytest.mark.parametrize("n", [2, 4])
 def test_t50_face_down_order_is_not_observed(n):
-    """T-50 (FIN-04, §4): two states that differ only in the order of face-down tiles and in which
-    tiles are boxed give identical observations to every agent."""
+    """T-50 (FIN-04, Hidden information and chance): two states that differ only in the order of
+    face-down tiles and in which tiles are boxed give identical observations to every agent."""
     a = new_game(n, seed=21)
     b = a.clone()
     # permute the face-down tiles of every stack and swap a hidden tile with a boxed one

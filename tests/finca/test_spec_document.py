@@ -5,7 +5,7 @@ Two layers of checks:
 * independently of that script, the tables parsed from the document are compared with the code
   (components, actions, observation) and with what random games actually do (which ids are legal
   in which phase, which phase changes occur).
-The rule ids are checked too: each FIN-01..FIN-52 and G-01..G-40 is defined by exactly one bullet.
+The rule ids are checked too: each FIN- clause and G- gap id is defined by exactly one bullet.
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""Scenario tests T-68 … T-72: game end, final sale, exchange, tiebreaks (MIT-92 … MIT-99)."""
+"""Scenario tests T-68, T-69, T-70, T-71, T-72: game end, final sale, exchange, tiebreaks (MIT-92,
+MIT-93, MIT-94, MIT-95, MIT-96, MIT-97, MIT-98, MIT-99)."""
 
 from __future__ import annotations
 

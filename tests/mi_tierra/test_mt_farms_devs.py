@@ -1,4 +1,6 @@
-"""Scenario tests T-44 … T-54: personal farms and development cards (MIT-58 … MIT-77)."""
+"""Scenario tests T-44, T-45, T-46, T-47, T-48, T-49, T-50, T-51, T-52, T-53, T-54: personal farms
+and development cards (MIT-58, MIT-59, MIT-60, MIT-61, MIT-62, MIT-63, MIT-64, MIT-65, MIT-66,
+MIT-67, MIT-68, MIT-69, MIT-70, MIT-71, MIT-72, MIT-73, MIT-74, MIT-75, MIT-76, MIT-77)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Scenario tests T-06 … T-13: worker upkeep and market maintenance (MIT-14 … MIT-19)."""
+"""Scenario tests T-06, T-07, T-08, T-09, T-10, T-11, T-12, T-13: worker upkeep and market
+maintenance (MIT-14, MIT-15, MIT-16, MIT-17, MIT-18, MIT-19)."""
 
 from __future__ import annotations
 

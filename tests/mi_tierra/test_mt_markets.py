@@ -1,5 +1,7 @@
-"""Scenario tests T-55 … T-67: Established markets, events and the Black Market (MIT-78 … MIT-91,
-MIT-84 … MIT-87, MIT-100 … MIT-106)."""
+"""Scenario tests T-55, T-56, T-57, T-58, T-59, T-60, T-61, T-62, T-63, T-64, T-65, T-66, T-67:
+Established markets, events and the Black Market (MIT-78, MIT-79, MIT-80, MIT-81, MIT-82, MIT-83,
+MIT-84, MIT-85, MIT-86, MIT-87, MIT-88, MIT-89, MIT-90, MIT-91, MIT-100, MIT-101, MIT-102,
+MIT-103, MIT-104, MIT-105, MIT-106)."""
 
 from __future__ import annotations
 

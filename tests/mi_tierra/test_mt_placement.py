@@ -1,4 +1,5 @@
-"""Scenario tests T-14 … T-20: worker placement (MIT-20 … MIT-25, G-02 … G-05, G-25 … G-29)."""
+"""Scenario tests T-14, T-15, T-16, T-17, T-18, T-19, T-20: worker placement (MIT-20, MIT-21,
+MIT-22, MIT-23, MIT-24, MIT-25, G-02, G-03, G-04, G-05, G-25, G-26, G-27, G-28, G-29)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,8 @@
-"""Scenario tests T-21 … T-43: the production areas, activation steps 1-12 (MIT-26 … MIT-57)."""
+"""Scenario tests T-21, T-22, T-23, T-24, T-25, T-26, T-27, T-28, T-29, T-30, T-31, T-32, T-33,
+T-34, T-35, T-36, T-37, T-38, T-39, T-40, T-41, T-42, T-43: the production areas, activation steps
+1-12 (MIT-26, MIT-27, MIT-28, MIT-29, MIT-30, MIT-31, MIT-32, MIT-33, MIT-34, MIT-35, MIT-36,
+MIT-37, MIT-38, MIT-39, MIT-40, MIT-41, MIT-42, MIT-43, MIT-44, MIT-45, MIT-46, MIT-47, MIT-48,
+MIT-49, MIT-50, MIT-51, MIT-52, MIT-53, MIT-54, MIT-55, MIT-56, MIT-57)."""
 
 from __future__ import annotations
 

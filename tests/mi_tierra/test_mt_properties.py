@@ -1,6 +1,6 @@
 """Random-play properties of Mi Tierra: invariants after every step, exact masks, games that end.
 
-By default a quick subset runs; HUERTA_FULL=1 plays 1,000 games per player count (T-73 … T-75).
+By default a quick subset runs; HUERTA_FULL=1 plays 1,000 games per player count (T-73, T-74, T-75).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ PLAYER_COUNTS = (2, 3, 4)
 
 
 def recomputed_score(state, p):
-    """MIT-95/96 from the raw holdings, independent of the engine's scoring code."""
+    """MIT-95, MIT-96 from the raw holdings, independent of the engine's scoring code."""
     items = sum(state.goods[p])
     return state.money[p] + 49 * state.cake[p] + 47 * state.cloth[p] + items // 3
 

@@ -1,4 +1,5 @@
-"""Scenario tests T-01 … T-05 of the analysis: setup and the turn order (MIT-01 … MIT-13)."""
+"""Scenario tests T-01, T-02, T-03, T-04, T-05 of the analysis: setup and the turn order (MIT-01,
+MIT-02, MIT-03, MIT-04, MIT-05, MIT-06, MIT-07, MIT-08, MIT-09, MIT-10, MIT-11, MIT-12, MIT-13)."""
 
 from __future__ import annotations
 

@@ -5,8 +5,8 @@ Two layers of checks:
 * independently of that script, the tables parsed from the document are compared with the code
   (components, actions, observation) and with what random games actually do (which action ids
   are legal in which decision).
-The rule ids are checked too: each MIT-01 … MIT-106 and G-01 … G-71 is defined by exactly one
-bullet, gaps with a question, a decision and a reason.
+The rule ids are checked too: each MIT- clause and G- gap id is defined by exactly one bullet,
+gaps with a question, a decision and a reason.
 """
 
 from __future__ import annotations

@@ -21,6 +21,7 @@ from huerta.envs.core.registry import (
     game_label,
     game_names,
     get_game,
+    gym_ids,
     own_player_counts,
     resolve_game,
 )
@@ -30,8 +31,7 @@ from huerta.training.cli import main
 from huerta.training.tournament import AgentStats, TournamentResult, format_results
 
 ROOT = Path(__file__).resolve().parents[2]
-GYM_IDS = ["huerta/Finca-v0", "huerta/Alpujarras-v0", "huerta/AlpujarrasSolo-v0",
-           "huerta/MiTierra-v0"]
+GYM_IDS = list(gym_ids())  # every game's id and every variant's, as the specs declare them
 MODES = ["ansi", "rgb_array", "human"]
 
 

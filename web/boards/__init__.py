@@ -1,6 +1,7 @@
 """Every game's board as JSON for the page, from one seat's view or whole.
 
-Each game module has `state_json(state, viewer)` (viewer: the seat whose view it is, or None for
+Which module draws which game is the game's own fact (`GameSpec.board_module`). Each board
+module has `state_json(state, viewer)` (viewer: the seat whose view it is, or None for
 everything, which only replays use), `action_target(state, action)` (where on the drawn board an
 action is clicked, or None) and `public_describe(state, action, viewer)` (a move as that seat may
 read it), plus `PALETTE`, the colours of the game's Pillow picture, which the page draws with.
@@ -12,30 +13,39 @@ from types import ModuleType
 from typing import Any
 
 from huerta.envs.core.engine import GameState
+from huerta.envs.core.errors import InvalidConfigError
+from huerta.envs.core.registry import game_specs, load_attribute
 
-from . import alpujarras, finca, mi_tierra
 
-BOARDS: dict[str, ModuleType] = {
-    "finca": finca,
-    "alpujarras": alpujarras,
-    "mi_tierra": mi_tierra,
-}
+def _board_modules() -> dict[str, ModuleType]:
+    """game -> its board module (`GameSpec.board_module`), for every registered game."""
+    return {
+        spec.name: load_attribute(spec.board_module) for spec in game_specs() if spec.board_module
+    }
+
+
+BOARDS: dict[str, ModuleType] = _board_modules()
 
 
 def board_module(game: str) -> ModuleType:
-    """The board module of `game` (a registered game name)."""
+    """The board module of `game` (a registered game name); a game without one raises naming
+    the games that have one."""
+    if game not in BOARDS:
+        raise InvalidConfigError(
+            f"no board for game {game!r} on the web page; games with one: {', '.join(BOARDS)}"
+        )
     return BOARDS[game]
 
 
 def state_json(game: str, state: GameState, viewer: int | None) -> dict[str, Any]:
     """The board of `state` as JSON from `viewer`'s seat (None: everything)."""
-    return BOARDS[game].state_json(state, viewer)
+    return board_module(game).state_json(state, viewer)
 
 
 def action_targets(game: str, state: GameState) -> dict[str, list[int]]:
     """Board target -> the action ids clicked there, in the current decision, legal or not (a
     click on a target whose actions are all illegal is sent to the server, which says why)."""
-    module = BOARDS[game]
+    module = board_module(game)
     targets: dict[str, list[int]] = {}
     for action in range(len(state.legal_mask())):
         target = module.action_target(state, action)

@@ -33,7 +33,7 @@ export function initPlay(meta) {
   datalist.replaceChildren(...meta.agents.examples.map((code) => h("option", { value: code })));
   els.help.textContent = "Agent codes: " + Object.values(meta.agents.usage).join("; ") + ".";
   els.game.replaceChildren(...meta.games.map((game) => h("option", { value: game.name },
-    game.name === "alpujarras-solo" ? "alpujarras-solo (against Zara)" : game.name)));
+    game.label || game.name)));
 
   function refreshPlayers() {
     const game = games.get(els.game.value);
