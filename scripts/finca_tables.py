@@ -45,20 +45,18 @@ from huerta.envs.finca.actions import (
     Phase,
     action_name,
 )
-from huerta.envs.finca.observation import (
-    COMMUNITY_BLOCK,
-    COMMUNITY_FIELDS,
-    MAX_SEATS,
-    OBS_LAYOUT,
-    OBS_SIZE,
-    PLAYER_BLOCK,
-    PLAYER_FIELDS,
-)
+from huerta.envs.finca.observation_spec import MAX_SEATS, SPEC
 
 _HERE = str(Path(__file__).resolve().parent)
 if _HERE not in sys.path:  # scripts/ is not a package; see scripts/spec_tables.py
     sys.path.insert(0, _HERE)
-from spec_tables import SpecTables, fields_table, table  # noqa: E402
+from spec_tables import (  # noqa: E402
+    SpecTables,
+    block_fields_table,
+    observation_fields_table,
+    observation_layout_table,
+    table,
+)
 
 ALL_PHASES = "INTRO, MAIN, DM_MOVE_1, DM_MOVE_2, GUST_SOURCE, GUST_TARGET"
 
@@ -259,88 +257,38 @@ def transitions_table() -> list[str]:
     return table(("from", "action", "to", "when"), rows)
 
 
-# --- observation ------------------------------------------------------------------------------
-
-_BLOCKS: dict[str, str] = {
-    "phase": "one-hot of the decision phase (INTRO ... DELIVER_OMIT); all zero once the game "
-    "is over",
-    "game_meta": (
-        "player count one-hot 2/3/4 [3]; agent steps so far /2000 [1]; wooden fincas in reserve "
-        "/6 [1]; intro placements left /12 [1]"
-    ),
-    "blade_fruit": "12 blades x fruit one-hot [6], blade order fixed (lines before blades 0 and 6)",
-    "blade_farmers": "12 blades x [farmers of seat slots 0-3 (observer first) /12, total /12]",
-    "bonus_stack": "1 for each of the bonus tiles 7, 6, 5, 4 still in the stack [4]",
-    "supply": "fruit supply per type /18 [6]; carts in the centre /8 [1]",
-    "communities": "10 communities x 23 values, see the community field table",
-    "players": "4 seat slots x 30 values (slot 0 = observer, then clockwise; absent seats zero), "
-    "see the player field table",
-    "delivery": (
-        "mode one-hot normal/large/one-less [3]; cap left /10 [1]; committed fruit per type /10 "
-        "[6]; communities selected [10]; reduction applied [1]; pending community one-hot [10]; "
-        "pending wild fruit one-hot [6]"
-    ),
-    "move_ctx": "Gust of wind source blade one-hot (set in GUST_TARGET only)",
-    "unseen_tiles": "per kind of printed tile (the `kind` column of the fruit-tile table): the "
-    "share of its copies never face-up (face-down or boxed), 0, 1/3, 2/3 or 1 for the three "
-    "copies of `4?`, `5?`, `6?` and the 1-of-each tile; public, the same for every observer",
-}
-
+# --- observation (every text and number from the declaration, observation_spec.py) ------------
 
 def obs_layout_table() -> list[str]:
-    """OBS_LAYOUT of observation.py with a description per block."""
-    rows = [(f"`{name}`", off, size, _BLOCKS[name]) for name, off, size in OBS_LAYOUT]
-    rows.append(("**total**", "", OBS_SIZE, "float32, every value in [0, 1]"))
-    return table(("block", "offset", "size", "contents"), rows)
+    """The blocks of the observation, as declared."""
+    return observation_layout_table(SPEC)
 
 
-_PLAYER_FIELD_TEXT: dict[str, str] = {
-    "present": "1 if the seat exists at this player count",
-    "fruits": "fruits held per type",
-    "carts": "donkey carts held",
-    "unused_action_tiles": "Double move, Gust of wind, Large donkey cart, One fruit less: "
-    "1 = unused",
-    "fruit_tiles_by_value": "fruit tiles won with face value 1 ... 6",
-    "printed_symbols": "printed fruit symbols per type on the fruit tiles won (finca majorities)",
-    "wild_symbols": "wild symbols on the fruit tiles won",
-    "fruit_tile_points": "face values of the fruit tiles won",
-    "finca_tiles": "finca tiles won",
-    "bonus_points": "sum of bonus tiles held",
-    "score": "current score (FIN-43), clipped at 1",
-    "is_acting": "1 if this seat acts now",
-}
-
-_COMMUNITY_FIELD_TEXT: dict[str, str] = {
-    "has_top": "1 while the stack holds a tile",
-    "top_fixed": "face-up tile: printed symbols per fruit",
-    "top_wild": "face-up tile: wild symbols",
-    "top_value": "face-up tile: value one-hot 1 ... 6",
-    "hidden_beneath": "face-down tiles under the top",
-    "finca_fruits": "finca tile still on the community: fruit mask",
-    "finca_universal": "finca tile still on the community: universal flag",
-    "resolved": "1 once the community is emptied and its finca tile resolved",
-}
+def obs_fields_table() -> list[str]:
+    """Every field of the blocks that have no table of their own."""
+    return observation_fields_table(
+        SPEC, [name for name, _, _ in SPEC.layout if name not in ("players", "communities")]
+    )
 
 
 def player_fields_table() -> list[str]:
-    """PLAYER_FIELDS: one seat slot of the `players` block."""
-    return fields_table(PLAYER_FIELDS, _PLAYER_FIELD_TEXT)
+    """The fields of one seat slot of the `players` block."""
+    return block_fields_table(SPEC, "players")
 
 
 def community_fields_table() -> list[str]:
-    """COMMUNITY_FIELDS: one community of the `communities` block."""
-    return fields_table(COMMUNITY_FIELDS, _COMMUNITY_FIELD_TEXT)
+    """The fields of one community of the `communities` block."""
+    return block_fields_table(SPEC, "communities")
 
 
 def player_slots_text() -> list[str]:
-    start = dict((n, o) for n, o, _ in OBS_LAYOUT)["players"]
-    slots = ", ".join(f"slot {k} at {start + k * PLAYER_BLOCK}" for k in range(MAX_SEATS))
+    slots = ", ".join(f"slot {k} at {SPEC.offset('players', copy=k)}" for k in range(MAX_SEATS))
     return [f"Player slots start at: {slots}."]
 
 
 def community_slots_text() -> list[str]:
-    start = dict((n, o) for n, o, _ in OBS_LAYOUT)["communities"]
-    return [f"Community c starts at offset {start} + {COMMUNITY_BLOCK} × c."]
+    width = SPEC.block("communities").width
+    return [f"Community c starts at offset {SPEC.offset('communities')} + {width} × c."]
 
 
 TABLES: dict[str, Callable[[], list[str]]] = {
@@ -356,6 +304,7 @@ TABLES: dict[str, Callable[[], list[str]]] = {
     "phases": phases_table,
     "transitions": transitions_table,
     "obs_layout": obs_layout_table,
+    "obs_fields": obs_fields_table,
     "player_fields": player_fields_table,
     "player_slots": player_slots_text,
     "community_slots": community_slots_text,

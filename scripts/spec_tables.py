@@ -69,6 +69,37 @@ def fields_table(fields: Iterable[tuple[str, int, float]], text: Mapping[str, st
     return table(("field", "offset in block", "size", "divided by", "contents"), rows)
 
 
+def observation_layout_table(spec) -> list[str]:
+    """The block table of an `ObservationSpec` (huerta.envs.core.observation_spec): offset, size
+    and meaning of each block, then the total."""
+    rows = [(f"`{name}`", offset, size, meaning)
+            for name, offset, size, meaning in spec.layout_rows()]
+    rows.append(("**total**", "", spec.size, "float32, every value in [0, 1]"))
+    return table(("block", "offset", "size", "contents"), rows)
+
+
+def observation_fields_table(spec, blocks: Iterable[str]) -> list[str]:
+    """Every field of `blocks` with its place in the vector: its offset (of the first copy, and
+    the stride between copies for a repeated block), size, encoding and meaning."""
+    rows = []
+    for name in blocks:
+        block = spec.block(name)
+        start = spec.offset(name)
+        for field_name, at, size, encoding, divisor, meaning in spec.field_rows(name):
+            where = str(start + at)
+            if block.count > 1:
+                where += f" + {block.width} × {block.copy_label or 'copy'}"
+            rows.append((f"`{name}`", f"`{field_name}`", where, size, divisor, encoding, meaning))
+    return table(("block", "field", "offset", "size", "divided by", "encoding", "contents"), rows)
+
+
+def block_fields_table(spec, block: str) -> list[str]:
+    """The fields of one copy of a repeated block: offset in the copy, size, encoding, meaning."""
+    rows = [(f"`{name}`", at, size, divisor, encoding, meaning)
+            for name, at, size, encoding, divisor, meaning in spec.field_rows(block)]
+    return table(("field", "offset in block", "size", "divided by", "encoding", "contents"), rows)
+
+
 # --- marked blocks and the command line -------------------------------------------------------
 
 @dataclass(frozen=True)

@@ -157,6 +157,9 @@ class GameSpec:
     default_max_steps: int
     options: dict[str, Any] = field(default_factory=dict)
     observation_layout: Sequence[tuple[str, int, int]] = ()
+    # the declared observation (huerta.envs.core.observation_spec.ObservationSpec): its blocks
+    # and fields, the plain reference builder and `decode`; None while a game has none yet
+    observation_spec: Any = None
     # "human" prints the text board; "rgb_array" needs states with render_rgb()
     render_modes: tuple[str, ...] = ("human", "ansi")
     title: str = ""  # the game's name in prose and page titles ("Mi Tierra"); default: name
@@ -176,6 +179,14 @@ class GameSpec:
     demo_mcts_budget: int = 50
     # player count -> seed of the checked-in golden playthrough (tests/golden)
     golden_seeds: Mapping[int, int] = field(default_factory=dict)
+
+    def decode_observation(self, obs: Any) -> dict[str, Any]:
+        """An observation vector back to named raw values, block by block (for debugging and
+        notebooks); a game whose observation is not declared yet says so."""
+        if self.observation_spec is None:
+            raise NotImplementedError(f"{self.name}'s observation is not declared as an "
+                                      "ObservationSpec yet")
+        return self.observation_spec.decode(obs)
 
     @property
     def display_name(self) -> str:

@@ -13,6 +13,7 @@ from ..core.validation import check_seed
 from . import components as C
 from .actions import N_ACTIONS, DeliveryMode, Phase
 from .observation import OBS_LAYOUT, OBS_SIZE
+from .observation_spec import SPEC as OBSERVATION_SPEC
 from .state import CART_SHORTAGE_MODES, FincaState
 
 DEFAULT_MAX_STEPS = 2000  # G-30: agent steps (sub-decisions included) before truncation
@@ -101,6 +102,7 @@ SPEC = GameSpec(
     default_max_steps=DEFAULT_MAX_STEPS,
     options={"cart_shortage": CART_SHORTAGE_MODES},
     observation_layout=OBS_LAYOUT,
+    observation_spec=OBSERVATION_SPEC,
     render_modes=("human", "ansi", "rgb_array"),
     title="Finca",
     gym_id="huerta/Finca-v0",

@@ -1,10 +1,8 @@
-"""Finca's observation: one float32 vector of 591 values in [0, 1], from the observer's seat.
+"""Finca's observation written fast: the vector that `observation_spec.SPEC` declares (591 values
+in [0, 1], from the observer's seat), equal value for value to `SPEC.reference`.
 
-Player blocks are rotated so that slot 0 is the observer, slot 1 the next player clockwise, and
-so on; slots of absent players are zero. Everything in it is public (Finca has no private
-information); face-down tiles are never encoded, only the public set of tiles not yet seen,
-counted per kind of printed tile (copies of one tile are interchangeable).
-`OBS_LAYOUT` lists the named blocks (name, offset, size); seeds/finca.md documents each value.
+What the vector holds, and what each value means, is declared in observation_spec.py; this
+module is the speed layer only.
 
 Speed: the board part (what only a delivery changes) is cached per `board_version`; the material
 part (the vector without the per-decision values) per move and observer. Building it copies the
@@ -12,7 +10,7 @@ board part and writes, through a memoryview, each seat's farmers (a scaled row f
 by counts), the blade totals, supply and carts, and each seat's cached, scaled player row, which
 is rescaled only where a raw value changed (a move mostly changes the fruit counts alone). A call
 copies the material part and writes the phase, the step count and the delivery or Gust context.
-`reference_material` builds the same part the plain way; the tests compare the two.
+tests/finca/test_properties.py compares the result with `SPEC.reference` after every move.
 """
 
 from __future__ import annotations
@@ -23,89 +21,79 @@ import numpy as np
 
 from . import components as C
 from .actions import NUM_DECISION_PHASES, DeliveryMode, Phase
+from .observation_spec import MAX_SEATS, SPEC, STEP_SCALE
 from .rules import score
 
 if TYPE_CHECKING:
     from .state import FincaState
 
-MAX_SEATS = 4
-PLAYER_BLOCK = 30
-COMMUNITY_BLOCK = 23
-STEP_SCALE = 2000.0
+__all__ = ["MAX_SEATS", "OBS_LAYOUT", "OBS_SIZE", "SLICES", "SPEC", "STEP_SCALE", "observe"]
 
-# Order matters for speed: the blocks rebuilt after every move (farmers, supply, players) are
-# adjacent, so one conversion fills them.
-_BLOCKS = (
-    ("phase", NUM_DECISION_PHASES),
-    ("game_meta", 6),
-    ("bonus_stack", len(C.BONUS_VALUES_TOP_FIRST)),
-    ("blade_fruit", C.NUM_BLADES * C.NUM_FRUITS),
-    ("communities", C.NUM_COMMUNITIES * COMMUNITY_BLOCK),
-    ("unseen_tiles", len(C.FRUIT_TILE_KINDS)),
-    ("blade_farmers", C.NUM_BLADES * (MAX_SEATS + 1)),
-    ("supply", C.NUM_FRUITS + 1),
-    ("players", MAX_SEATS * PLAYER_BLOCK),
-    ("delivery", 3 + 1 + C.NUM_FRUITS + C.NUM_COMMUNITIES + 1 + C.NUM_COMMUNITIES + C.NUM_FRUITS),
-    ("move_ctx", C.NUM_BLADES),
-)
+OBS_LAYOUT = SPEC.layout
+OBS_SIZE = SPEC.size
+SLICES = SPEC.slices
+PLAYER_BLOCK = SPEC.block("players").width
+COMMUNITY_BLOCK = SPEC.block("communities").width
+# (name, size, scale) of the fields of one seat slot and one community (the tables' order)
+PLAYER_FIELDS = tuple((f.name, f.size, f.scale) for f in SPEC.block("players").fields)
+COMMUNITY_FIELDS = tuple((f.name, f.size, f.scale) for f in SPEC.block("communities").fields)
 
-def _layout() -> tuple[tuple[str, int, int], ...]:
-    out, offset = [], 0
-    for name, size in _BLOCKS:
-        out.append((name, offset, size))
-        offset += size
-    return tuple(out)
-
-
-OBS_LAYOUT = _layout()
-OBS_SIZE = OBS_LAYOUT[-1][1] + OBS_LAYOUT[-1][2]
-SLICES = {name: slice(offset, offset + size) for name, offset, size in OBS_LAYOUT}
-
-# Field names inside one player block, in order (the documentation table is generated from these).
-PLAYER_FIELDS = (
-    ("present", 1, 1.0), ("fruits", C.NUM_FRUITS, 18.0), ("carts", 1, 8.0),
-    ("unused_action_tiles", 4, 1.0), ("fruit_tiles_by_value", 6, float(C.MAX_TILES_OF_ONE_VALUE)),
-    ("printed_symbols", C.NUM_FRUITS, float(C.MAX_PRINTED_OF_ONE_FRUIT)),
-    ("wild_symbols", 1, float(C.TOTAL_WILD_SYMBOLS)),
-    ("fruit_tile_points", 1, 60.0), ("finca_tiles", 1, 10.0), ("bonus_points", 1, 22.0),
-    ("score", 1, 100.0), ("is_acting", 1, 1.0),
-)
-COMMUNITY_FIELDS = (
-    ("has_top", 1, 1.0), ("top_fixed", C.NUM_FRUITS, 6.0), ("top_wild", 1, 6.0),
-    ("top_value", 6, 1.0), ("hidden_beneath", 1, 3.0), ("finca_fruits", C.NUM_FRUITS, 1.0),
-    ("finca_universal", 1, 1.0), ("resolved", 1, 1.0),
-)
-assert sum(n for _, n, _ in PLAYER_FIELDS) == PLAYER_BLOCK
-assert sum(n for _, n, _ in COMMUNITY_FIELDS) == COMMUNITY_BLOCK
-
-_PLAYER_SCALE = np.concatenate(
-    [np.full(n, 1.0 / s, dtype=np.float32) for _, n, s in PLAYER_FIELDS]
-)
+# The writes below use the declared layout: every index is SPEC.offset(block, field, copy), and
+# every factor is the declared field's float32 1/scale, so the fast vector equals
+# SPEC.reference value for value (tests/finca/test_properties.py checks it). The blocks rebuilt
+# after every move (blade_farmers, supply, players) are adjacent, so one conversion fills them.
+_PLAYER_SCALE = SPEC.factors("players")
 _MATERIAL_SCALE = np.concatenate([
-    np.full(C.NUM_BLADES * (MAX_SEATS + 1), 1.0 / 12.0, dtype=np.float32),
-    np.array([1.0 / 18.0] * C.NUM_FRUITS + [1.0 / 8.0], dtype=np.float32),
-    np.tile(_PLAYER_SCALE, MAX_SEATS),
+    SPEC.factors("blade_farmers"), SPEC.factors("supply"), np.tile(_PLAYER_SCALE, MAX_SEATS),
 ])
 _ZEROS = [0] * (C.NUM_BLADES * MAX_SEATS)
-_OFF_PHASE = SLICES["phase"].start
-_OFF_META = SLICES["game_meta"].start
-_OFF_BLADE_FRUIT = SLICES["blade_fruit"].start
-_OFF_FARMERS = SLICES["blade_farmers"].start
-_OFF_SUPPLY = SLICES["supply"].start
-_OFF_COMM = SLICES["communities"].start
-_OFF_PLAYERS = SLICES["players"].start
-_OFF_DELIVERY = SLICES["delivery"].start
-_OFF_MOVE = SLICES["move_ctx"].start
-_OFF_UNSEEN = SLICES["unseen_tiles"].start
-_OFF_BONUS = SLICES["bonus_stack"].start
+_OFF_PHASE = SPEC.offset("phase")
+_OFF_PLAYER_COUNT = SPEC.offset("game_meta", "players")
+_OFF_STEPS = SPEC.offset("game_meta", "steps")
+_OFF_RESERVE = SPEC.offset("game_meta", "wooden_reserve")
+_OFF_INTRO_LEFT = SPEC.offset("game_meta", "intro_left")
+_OFF_BLADE_FRUIT = SPEC.offset("blade_fruit")
+_OFF_FARMERS = SPEC.offset("blade_farmers")
+_OFF_SUPPLY = SPEC.offset("supply")
+_OFF_COMM = SPEC.offset("communities")
+_OFF_PLAYERS = SPEC.offset("players")
+_OFF_UNSEEN = SPEC.offset("unseen_tiles")
+_OFF_BONUS = SPEC.offset("bonus_stack")
+_OFF_MOVE = SPEC.offset("move_ctx")
+_DELIVERY = {name: SPEC.offset("delivery", name) for name in
+             ("mode", "cap_left", "committed", "selected", "reduced", "pending", "pending_wild")}
+_COMM = SPEC.block("communities")
+_TOP = slice(0, _COMM.field_offset("hidden_beneath"))  # has_top ... top_value: the face-up tile
+_HIDDEN = _COMM.field_offset("hidden_beneath")
+_FINCA = slice(_COMM.field_offset("finca_fruits"), _COMM.field_offset("resolved"))
+_RESOLVED = _COMM.field_offset("resolved")
+
+
+def _factor(block: str, field: str) -> float:
+    """A single-valued field's float32 factor as a Python float: `v * factor` stored into a
+    float32 array rounds once, exactly as numpy's float32 product does."""
+    b = SPEC.block(block)
+    return float(b.fields[[f.name for f in b.fields].index(field)].factor[0])
+
+
+_S_STEPS = _factor("game_meta", "steps")
+_S_RESERVE = _factor("game_meta", "wooden_reserve")
+_S_INTRO = _factor("game_meta", "intro_left")
+_S_HIDDEN = _factor("communities", "hidden_beneath")
+_S_CAP = _factor("delivery", "cap_left")
+_S_COMMITTED = _factor("delivery", "committed")
+_UNSEEN_FACTORS = tuple(float(x) for x in SPEC.block("unseen_tiles").fields[0].factor)
+_SYMBOL_FACTOR = np.float32(_factor("communities", "top_fixed"))  # top_fixed and top_wild
 assert _OFF_SUPPLY == _OFF_FARMERS + C.NUM_BLADES * (MAX_SEATS + 1)
 assert _OFF_PLAYERS == _OFF_SUPPLY + C.NUM_FRUITS + 1
 
 
-def _tile_features(tile: C.FruitTile) -> list[float]:
+def _tile_features(tile: C.FruitTile) -> np.ndarray:
+    """has_top, top_fixed, top_wild and top_value of a community whose face-up tile is `tile`."""
     value = [0.0] * 6
     value[tile.value - 1] = 1.0
-    return [1.0, *(n / 6.0 for n in tile.fixed), tile.wild / 6.0, *value]
+    symbols = np.array([*tile.fixed, tile.wild], dtype=np.float32) * _SYMBOL_FACTOR
+    return np.array([1.0, *symbols, *value], dtype=np.float32)
 
 
 def _finca_features(finca: C.FincaTile) -> list[float]:
@@ -114,7 +102,6 @@ def _finca_features(finca: C.FincaTile) -> list[float]:
 
 
 _TILE_KIND = C.TILE_KIND
-_KIND_COPIES = C.KIND_COPIES
 _STANDARD_TILE_FEATURES = np.array([_tile_features(t) for t in C.FRUIT_TILES], dtype=np.float32)
 _FINCA_FEATURES = np.array([_finca_features(f) for f in C.FINCA_TILES], dtype=np.float32)
 
@@ -124,8 +111,8 @@ def _board_part(state: FincaState) -> np.ndarray:
     fincas, bonus stack, communities, unseen tiles), as a full-length vector; cached per
     `state.board_version`."""
     out = np.zeros(OBS_SIZE, dtype=np.float32)
-    out[_OFF_META + state.num_players - 2] = 1.0
-    out[_OFF_META + 4] = state.wooden_reserve / 6.0
+    out[_OFF_PLAYER_COUNT + state.num_players - 2] = 1.0
+    out[_OFF_RESERVE] = state.wooden_reserve * _S_RESERVE
     for b, f in enumerate(state.blades):
         out[_OFF_BLADE_FRUIT + 6 * b + f] = 1.0
     for value in state.bonus_stack:
@@ -139,15 +126,15 @@ def _board_part(state: FincaState) -> np.ndarray:
         if stack:
             top = stack[-1]
             if catalogue is C.FRUIT_TILES:
-                row[0:14] = _STANDARD_TILE_FEATURES[top]
+                row[_TOP] = _STANDARD_TILE_FEATURES[top]
             else:
-                row[0:14] = _tile_features(catalogue[top])
-            row[14] = (len(stack) - 1) / 3.0
+                row[_TOP] = _tile_features(catalogue[top])
+            row[_HIDDEN] = (len(stack) - 1) * _S_HIDDEN
         finca = state.finca_tile[c]
         if finca >= 0:
-            row[15:22] = _FINCA_FEATURES[finca]
+            row[_FINCA] = _FINCA_FEATURES[finca]
         else:
-            row[22] = 1.0
+            row[_RESOLVED] = 1.0
     unseen = [0] * len(C.FRUIT_TILE_KINDS)
     revealed = state.revealed
     for t in range(C.NUM_FRUIT_TILES):
@@ -155,7 +142,7 @@ def _board_part(state: FincaState) -> np.ndarray:
             unseen[_TILE_KIND[t]] += 1
     for kind, count in enumerate(unseen):
         if count:
-            out[_OFF_UNSEEN + kind] = count / _KIND_COPIES[kind]
+            out[_OFF_UNSEEN + kind] = count * _UNSEEN_FACTORS[kind]
     return out
 
 
@@ -172,7 +159,7 @@ def _material_part(state: FincaState, player: int) -> np.ndarray:
     out = board[1].copy()
     o = memoryview(out)
     n = state.num_players
-    o[_OFF_META + 5] = state.intro_left / 12.0
+    o[_OFF_INTRO_LEFT] = state.intro_left * _S_INTRO
     farmers = state.farmers
     row_cache = state._row_cache
     versions = state.seat_versions
@@ -257,35 +244,6 @@ _S_CARTS = float(_MATERIAL_SCALE[_OFF_SUPPLY - _OFF_FARMERS + C.NUM_FRUITS])
 assert _TOTALS_AT + C.NUM_BLADES == _OFF_SUPPLY
 
 
-def reference_material(state: FincaState, player: int) -> np.ndarray:
-    """The material part (the observation without the per-decision values) built from scratch
-    the plain way, with no cache: one list of every value, scaled and clipped at once (for
-    the tests, which check `_material_part` against it)."""
-    out = _board_part(state)
-    n = state.num_players
-    out[_OFF_META + 5] = state.intro_left / 12.0
-    seats = [(player + k) % n for k in range(n)]
-    farmers = state.farmers
-    # blade_farmers (slot-major, then totals), supply and players are adjacent: one conversion
-    flat: list[int] = []
-    for q in seats:
-        flat += farmers[q]
-    if n < MAX_SEATS:
-        flat += _ZEROS[: C.NUM_BLADES * (MAX_SEATS - n)]
-    flat += state.blade_total
-    flat += state.supply
-    flat.append(state.centre_carts)
-    current = state.current_player if not state.terminal else -1
-    for q in seats:
-        flat += _player_row(state, q)
-        flat.append(q == current)
-    block = out[_OFF_FARMERS:_OFF_FARMERS + len(flat)]
-    block[:] = flat
-    block *= _MATERIAL_SCALE[: len(flat)]
-    np.minimum(block, 1.0, out=block)
-    return out
-
-
 def _player_row(state: FincaState, q: int) -> tuple:
     """Seat q's block without the final is-acting flag, unscaled (see PLAYER_FIELDS)."""
     return (
@@ -315,23 +273,24 @@ def observe(state: FincaState, player: int, out: np.ndarray | None = None) -> np
     phase = state.phase
     if phase < NUM_DECISION_PHASES:
         out[_OFF_PHASE + phase] = 1.0
-    out[_OFF_META + 3] = min(state.steps / STEP_SCALE, 1.0)
+    out[_OFF_STEPS] = min(state.steps * _S_STEPS, 1.0)
     if state.mode != DeliveryMode.NONE:
-        d = _OFF_DELIVERY
-        out[d + state.mode] = 1.0
-        out[d + 3] = state.cap_left / 10.0
+        d = _DELIVERY
+        out[d["mode"] + state.mode] = 1.0
+        out[d["cap_left"]] = state.cap_left * _S_CAP
         committed = state.committed
+        at = d["committed"]
         for f in range(C.NUM_FRUITS):
             if committed[f]:
-                out[d + 4 + f] = committed[f] / 10.0
+                out[at + f] = committed[f] * _S_COMMITTED
         for c, _, omit in state.selected:
-            out[d + 10 + c] = 1.0
+            out[d["selected"] + c] = 1.0
             if omit >= 0:
-                out[d + 20] = 1.0
+                out[d["reduced"]] = 1.0
         if state.pending >= 0:
-            out[d + 21 + state.pending] = 1.0
+            out[d["pending"] + state.pending] = 1.0
         if state.pending_wild >= 0:
-            out[d + 31 + state.pending_wild] = 1.0
+            out[d["pending_wild"] + state.pending_wild] = 1.0
     elif phase == Phase.GUST_TARGET:
         out[_OFF_MOVE + state.gust_source] = 1.0
     return out

@@ -121,11 +121,11 @@ def test_cached_observations_equal_a_fresh_computation(n):
 
 
 @pytest.mark.parametrize("n", PLAYER_COUNTS)
-def test_material_part_equals_the_plain_build(n):
-    """The cached observation's material part (board copy, farmer rows from a table, player rows
-    rescaled only where a value changed) equals the plain from-scratch build for every observer
-    after every step, clones included."""
-    from huerta.envs.finca.observation import _material_part, reference_material
+def test_fast_observation_equals_the_declared_reference(n):
+    """The fast observation (board copy, farmer rows from a table, player rows rescaled only
+    where a value changed, per-decision values on top) equals the declaration's plain build,
+    `SPEC.reference`, value for value, for every observer after every step, clones included."""
+    from huerta.envs.finca.observation_spec import SPEC
 
     for seed in range(games(6, 40)):
         state = new_game(n, seed=seed)
@@ -133,14 +133,14 @@ def test_material_part_equals_the_plain_build(n):
         while not state.is_terminal:
             observers = range(n) if rng.random() < 0.5 else [state.current_player]
             for p in observers:
-                np.testing.assert_array_equal(_material_part(state, p),
-                                              reference_material(state, p))
+                np.testing.assert_array_equal(state.observe(p), SPEC.reference(state, p))
             if rng.random() < 0.05:  # a clone shares the cached rows and plays on alone
                 clone = state.clone()
                 legal = clone.legal_actions()
                 clone.apply(legal[rng.integers(len(legal))])
                 for p in range(n):
-                    np.testing.assert_array_equal(_material_part(clone, p),
-                                                  reference_material(clone, p))
+                    np.testing.assert_array_equal(clone.observe(p), SPEC.reference(clone, p))
             legal = state.legal_actions()
             state.apply(legal[rng.integers(len(legal))])
+        for p in range(n):  # the final position too (no phase, nobody acting)
+            np.testing.assert_array_equal(state.observe(p), SPEC.reference(state, p))
