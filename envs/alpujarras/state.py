@@ -14,38 +14,42 @@ from typing import Any
 
 import numpy as np
 
-from ..core.engine import GameState
 from ..core.errors import CorruptRecordError
+from ..core.state_base import BOOL, INT, LIST, ROWS, STR, SlottedState, StateFields
 from . import components as C
 from . import effects, observation, rules
 from .actions import N_ACTIONS
 from .groups import ALL_GROUPS
 
-_INT_FIELDS = (
-    "num_players", "current_player", "phase", "steps", "turns", "pend_place", "place_target",
-    "pend_move", "pend_irrigate", "pend_norias", "pend_fruit", "chain", "sel_farmland",
-    "move_src", "forced_dst", "swap_return", "pending_card", "spend_k", "p2_first_farmland",
-    "p2_first_fruit", "zara_farmland", "zara_supply", "zara_dirhems", "double_turns",
+FIELDS = StateFields(
+    "alpujarras",
+    INT(
+        "num_players", "current_player", "phase", "steps", "turns", "pend_place", "place_target",
+        "pend_move", "pend_irrigate", "pend_norias", "pend_fruit", "chain", "sel_farmland",
+        "move_src", "forced_dst", "swap_return", "pending_card", "spend_k", "p2_first_farmland",
+        "p2_first_fruit", "zara_farmland", "zara_supply", "zara_dirhems", "double_turns",
+    ),
+    BOOL("solo", "terminal", "place_p2", "p2_second", "market_left", "card_left",
+         "harvest_left"),
+    STR("lost"),
+    LIST(
+        "layout", "goal_sides", "zakat_star", "zakat_paid", "channels", "bag", "rolls",
+        "awards", "award_ids", "removed_tokens", "fruit_supply", "supply", "card_farmers",
+        "norias", "dirhems", "markets_used", "pos", "spot", "zara_farmers", "zara_tokens",
+    ),
+    ROWS("fields", "towns", "farmers", "town_farmers", "fruit", "tokens", "goals_done"),
+    # derived from the layout (_after_load) and caches: the mask is a function of the fields, so
+    # a clone keeps a fresh one (a search that clones a state and applies an action to it need
+    # not work the mask out again); the cached observation is updated in place, so each state
+    # needs its own copy (_clone_caches)
+    shared=("track", "version", "dirty", "_mask_version", "_fresh"),
+    own=("_mask", "_mask_view", "_obs_cache"),
 )
-_BOOL_FIELDS = (
-    "solo", "terminal", "place_p2", "p2_second", "market_left", "card_left", "harvest_left",
-)
-_STR_FIELDS = ("lost",)
-_LIST_FIELDS = (
-    "layout", "goal_sides", "zakat_star", "zakat_paid", "channels", "bag", "rolls", "awards",
-    "award_ids",
-    "removed_tokens", "fruit_supply", "supply", "card_farmers", "norias", "dirhems",
-    "markets_used", "pos", "spot", "zara_farmers", "zara_tokens",
-)
-_NESTED_FIELDS = (
-    "fields", "towns", "farmers", "town_farmers", "fruit", "tokens", "goals_done",
-)
-_ALL_FIELDS = _INT_FIELDS + _BOOL_FIELDS + _STR_FIELDS + _LIST_FIELDS + _NESTED_FIELDS
 
 LOSS_REASONS = ("zakat", "delivery", "final_zakat", "final_delivery", "conditions", "score")
 
 
-class AlpujarrasState(GameState):
+class AlpujarrasState(SlottedState):
     """An Alpujarras game in progress (2-4 players, or the solo game against Zara with
     `num_players == 1`). Create with `huerta.envs.alpujarras.new_game`.
 
@@ -54,10 +58,8 @@ class AlpujarrasState(GameState):
     the start spots) and `spot[i]` the piece's spot there (0 = leftmost = rearmost).
     """
 
-    __slots__ = (
-        *_ALL_FIELDS, "track", "version", "dirty", "_mask", "_mask_view", "_mask_version",
-        "_obs_cache", "_fresh",
-    )
+    state_fields = FIELDS
+    __slots__ = FIELDS.slots
 
     def __init__(self) -> None:
         self.track: tuple[C.Space, ...] = ()
@@ -218,90 +220,21 @@ class AlpujarrasState(GameState):
         state.rolls = rng.integers(1, C.DIE_SIDES + 1, size=len(state.rolls)).tolist()
         return state
 
-    def clone(self) -> AlpujarrasState:
-        new = _copy_fields(self, AlpujarrasState.__new__(AlpujarrasState))
-        new.track = self.track
-        new.version = self.version
-        new.dirty = self.dirty
-        # the mask is a function of the fields, so a fresh one stays valid in the copy (a search
-        # that clones a state and applies an action to it need not work the mask out again)
+    def _clone_caches(self, new: AlpujarrasState) -> None:
         new._mask = self._mask.copy()
         new._mask_view = rules.mask_view(new._mask)
-        new._mask_version = self._mask_version
         cache = self._obs_cache
-        # the cached vector is updated in place, so each state needs its own copy
         new._obs_cache = None if cache is None else cache.copy()
-        new._fresh = self._fresh
-        return new
 
-    def __getstate__(self) -> dict[str, Any]:
-        return self.to_dict()
-
-    def __setstate__(self, data: dict[str, Any]) -> None:
-        restored = AlpujarrasState.from_dict(data)
-        for name in AlpujarrasState.__slots__:
-            setattr(self, name, getattr(restored, name))
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, AlpujarrasState) and self.to_dict() == other.to_dict()
-
-    __hash__ = None  # mutable
-
-    # --- serialisation ---------------------------------------------------------------------------
-    def to_dict(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"game": "alpujarras"}
-        for name in _INT_FIELDS:
-            data[name] = int(getattr(self, name))
-        for name in _BOOL_FIELDS:
-            data[name] = bool(getattr(self, name))
-        for name in _STR_FIELDS:
-            data[name] = str(getattr(self, name))
-        for name in _LIST_FIELDS:
-            data[name] = list(getattr(self, name))
-        for name in _NESTED_FIELDS:
-            data[name] = [list(x) for x in getattr(self, name)]
-        return data
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> AlpujarrasState:
-        """Rebuild a state from `to_dict` output; raise `CorruptRecordError` naming a bad field."""
-        if not isinstance(data, dict):
+    def _after_load(self) -> None:
+        if self.num_players not in C.PLAYER_COUNTS:
             raise CorruptRecordError(
-                f"alpujarras state must be a dict, got {type(data).__name__}"
-            )
-        state = cls()
-        for name in _ALL_FIELDS:
-            if name not in data:
-                raise CorruptRecordError(f"alpujarras state: missing field {name!r}")
-            value = data[name]
-            try:
-                if name in _NESTED_FIELDS:
-                    value = [list(x) for x in value]
-                elif name in _LIST_FIELDS:
-                    value = list(value)
-                elif name in _INT_FIELDS:
-                    if isinstance(value, bool) or not isinstance(value, int):
-                        raise TypeError(f"expected an int, got {value!r}")
-                elif name in _BOOL_FIELDS:
-                    if not isinstance(value, bool):
-                        raise TypeError(f"expected a bool, got {value!r}")
-                elif not isinstance(value, str):
-                    raise TypeError(f"expected a string, got {value!r}")
-            except TypeError as exc:
-                raise CorruptRecordError(f"alpujarras state: field {name!r}: {exc}") from None
-            setattr(state, name, value)
-        if state.num_players not in C.PLAYER_COUNTS:
-            raise CorruptRecordError(
-                f"alpujarras state: num_players={state.num_players} not in {C.PLAYER_COUNTS}"
+                f"alpujarras state: num_players={self.num_players} not in {C.PLAYER_COUNTS}"
             )
         try:
-            state.track = C.build_track(tuple(state.layout), C.four_player_side(state.num_players))
+            self.track = C.build_track(tuple(self.layout), C.four_player_side(self.num_players))
         except (IndexError, TypeError) as exc:
             raise CorruptRecordError(f"alpujarras state: field 'layout': {exc}") from None
-        problems = state.check_consistency()
-        if problems:
-            raise CorruptRecordError("alpujarras state is inconsistent: " + "; ".join(problems))
-        return state
 
     # --- invariants ------------------------------------------------------------------------------
     def check_consistency(self) -> list[str]:
@@ -403,19 +336,3 @@ class AlpujarrasState(GameState):
             problems.append(f"double_turns={self.double_turns} outside 0..5")
         return problems
 
-
-def _field_copier():
-    """`_copy_fields(src, dst)`: every rule field of `src` onto `dst` (scalars shared, lists and
-    nested lists copied), written out as one function from the field lists, because clones are
-    the search agents' hot path and a loop of getattr/setattr costs several times more."""
-    lines = ["def _copy_fields(src, dst):"]
-    lines += [f"    dst.{f} = src.{f}" for f in _INT_FIELDS + _BOOL_FIELDS + _STR_FIELDS]
-    lines += [f"    dst.{f} = src.{f}[:]" for f in _LIST_FIELDS]
-    lines += [f"    dst.{f} = [x[:] for x in src.{f}]" for f in _NESTED_FIELDS]
-    lines.append("    return dst")
-    namespace: dict[str, Any] = {}
-    exec("\n".join(lines), namespace)  # the code is built from the constant field names
-    return namespace["_copy_fields"]
-
-
-_copy_fields = _field_copier()

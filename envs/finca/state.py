@@ -11,8 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from ..core.engine import GameState
-from ..core.errors import CorruptRecordError
+from ..core.state_base import BOOL, INT, LIST, ROWS, TUPLES, VALUE, Kind, SlottedState, StateFields
 from . import components as C
 from . import rules
 from .actions import N_ACTIONS
@@ -20,35 +19,59 @@ from .observation import observe
 
 CART_SHORTAGE_MODES = ("reset_then_take", "take_then_reset")
 
-_LIST_FIELDS = (
-    "blades", "supply", "carts", "boxed", "revealed", "finca_tile", "wooden", "fincas_removed",
-    "bonus_stack", "committed", "tile_points", "wild_symbols", "farmer_counts", "blade_total",
-    "selected",  # a list of (community, wild fruit, omitted fruit) tuples
-)
-_NESTED_FIELDS = (
-    "farmers", "fruits", "unused", "stacks", "displays", "fincas_won", "bonuses",
-    "value_counts", "printed",
-)
-_INT_FIELDS = (
-    "num_players", "centre_carts", "carts_in_play", "wooden_reserve", "phase", "current_player",
-    "intro_left", "steps", "turns", "gust_source", "mode", "cap_left", "pending", "pending_wild",
-)
-_BOOL_FIELDS = ("reduce_pending", "terminal")
+
+def _dump_catalogue(catalogue: tuple[C.FruitTile, ...]) -> list[dict[str, Any]]:
+    return [{"fixed": list(t.fixed), "wild": t.wild, "value": t.value} for t in catalogue]
 
 
-class FincaState(GameState):
+def _load_catalogue(data: list[dict[str, Any]]) -> tuple[C.FruitTile, ...]:
+    return tuple(
+        C.FruitTile(i, tuple(t["fixed"]), int(t["wild"]), int(t["value"]))
+        for i, t in enumerate(data)
+    )
+
+
+# the fruit tiles in play: the printed ones unless a scenario deals others (saved only then)
+CATALOGUE = Kind("fruit tiles", copy="{}", dump=_dump_catalogue, load=_load_catalogue,
+                 default=C.FRUIT_TILES, omit=lambda catalogue: catalogue is C.FRUIT_TILES)
+
+FIELDS = StateFields(
+    "finca",
+    LIST(
+        "blades", "supply", "carts", "boxed", "revealed", "finca_tile", "wooden",
+        "fincas_removed", "bonus_stack", "committed", "tile_points", "wild_symbols",
+        "farmer_counts", "blade_total",
+    ),
+    TUPLES("selected"),  # (community, wild fruit, omitted fruit) per selection
+    ROWS(
+        "farmers", "fruits", "unused", "stacks", "displays", "fincas_won", "bonuses",
+        "value_counts", "printed",
+    ),
+    INT(
+        "num_players", "centre_carts", "carts_in_play", "wooden_reserve", "phase",
+        "current_player", "intro_left", "steps", "turns", "gust_source", "mode", "cap_left",
+        "pending", "pending_wild",
+    ),
+    BOOL("reduce_pending", "terminal"),
+    VALUE.with_default("reset_then_take")("cart_shortage"),  # older records lack it
+    CATALOGUE("catalogue"),
+    # caches: the read-only board and observation parts are shared, the rows copied, and each
+    # clone gets a mask of its own (_clone_caches)
+    shared=("version", "material_version", "board_version", "_board_cache", "_obs_cache"),
+    copied=("seat_versions", "_row_cache"),
+    own=("_mask", "_mask8", "_mask_version"),
+)
+
+
+class FincaState(SlottedState):
     """A Finca game in progress. Create with `huerta.envs.finca.new_game`.
 
     Seats are 0..n-1 clockwise; seat 0 starts the introduction and the main phase.
     Each community's stack is a list with its face-up top tile last.
     """
 
-    __slots__ = (
-        *_LIST_FIELDS, *_NESTED_FIELDS, *_INT_FIELDS, *_BOOL_FIELDS,
-        "catalogue", "cart_shortage", "version", "material_version", "board_version",
-        "_board_cache", "_obs_cache", "_mask", "_mask8", "_mask_version", "seat_versions",
-        "_row_cache",
-    )
+    state_fields = FIELDS
+    __slots__ = FIELDS.slots
 
     def __init__(self) -> None:
         self.catalogue: tuple[C.FruitTile, ...] = C.FRUIT_TILES
@@ -144,93 +167,10 @@ class FincaState(GameState):
         state.boxed = pool[len(hidden_slots):]
         return state
 
-    def clone(self) -> FincaState:
-        new = FincaState.__new__(FincaState)
-        for name in _LIST_FIELDS:
-            setattr(new, name, list(getattr(self, name)))
-        for name in _NESTED_FIELDS:
-            setattr(new, name, [list(x) for x in getattr(self, name)])
-        for name in _INT_FIELDS + _BOOL_FIELDS:
-            setattr(new, name, getattr(self, name))
-        new.catalogue = self.catalogue
-        new.cart_shortage = self.cart_shortage
-        new.version = self.version
-        new.material_version = self.material_version
-        new.board_version = self.board_version
-        new._board_cache = self._board_cache  # read-only arrays, safe to share
-        new._obs_cache = self._obs_cache
-        new.seat_versions = list(self.seat_versions)
-        new._row_cache = list(self._row_cache)
+    def _clone_caches(self, new: FincaState) -> None:
         new._mask = np.zeros(N_ACTIONS, dtype=bool)
         new._mask8 = new._mask.view(np.int8)
         new._mask_version = -1
-        return new
-
-    def __getstate__(self) -> dict[str, Any]:
-        return self.to_dict()
-
-    def __setstate__(self, data: dict[str, Any]) -> None:
-        restored = FincaState.from_dict(data)
-        for name in FincaState.__slots__:
-            setattr(self, name, getattr(restored, name))
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, FincaState) and self.to_dict() == other.to_dict()
-
-    __hash__ = None  # mutable
-
-    # --- serialisation ---------------------------------------------------------------------
-    def to_dict(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"game": "finca"}
-        for name in _LIST_FIELDS + _NESTED_FIELDS:
-            value = getattr(self, name)
-            data[name] = [list(x) for x in value] if name in _NESTED_FIELDS else list(value)
-        data["selected"] = [list(x) for x in self.selected]
-        for name in _INT_FIELDS:
-            data[name] = int(getattr(self, name))
-        for name in _BOOL_FIELDS:
-            data[name] = bool(getattr(self, name))
-        data["cart_shortage"] = self.cart_shortage
-        if self.catalogue is not C.FRUIT_TILES:
-            data["catalogue"] = [
-                {"fixed": list(t.fixed), "wild": t.wild, "value": t.value} for t in self.catalogue
-            ]
-        return data
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> FincaState:
-        """Rebuild a state from `to_dict` output; raise `CorruptRecordError` naming a bad field."""
-        if not isinstance(data, dict):
-            raise CorruptRecordError(f"finca state must be a dict, got {type(data).__name__}")
-        state = cls()
-        for name in _LIST_FIELDS + _NESTED_FIELDS + _INT_FIELDS + _BOOL_FIELDS:
-            if name not in data:
-                raise CorruptRecordError(f"finca state: missing field {name!r}")
-            value = data[name]
-            try:
-                if name in _NESTED_FIELDS:
-                    value = [list(x) for x in value]
-                elif name in _LIST_FIELDS:
-                    value = list(value)
-                elif name in _INT_FIELDS:
-                    if isinstance(value, bool) or not isinstance(value, int):
-                        raise TypeError(f"expected an int, got {value!r}")
-                elif not isinstance(value, bool):
-                    raise TypeError(f"expected a bool, got {value!r}")
-            except TypeError as exc:
-                raise CorruptRecordError(f"finca state: field {name!r}: {exc}") from None
-            setattr(state, name, value)
-        state.selected = [tuple(x) for x in state.selected]
-        state.cart_shortage = data.get("cart_shortage", "reset_then_take")
-        if "catalogue" in data:
-            state.catalogue = tuple(
-                C.FruitTile(i, tuple(t["fixed"]), int(t["wild"]), int(t["value"]))
-                for i, t in enumerate(data["catalogue"])
-            )
-        problems = state.check_consistency()
-        if problems:
-            raise CorruptRecordError("finca state is inconsistent: " + "; ".join(problems))
-        return state
 
     # --- invariants ---------------------------------------------------------------------------
     def check_consistency(self) -> list[str]:

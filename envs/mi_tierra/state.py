@@ -18,31 +18,22 @@ from typing import Any
 
 import numpy as np
 
-from ..core.engine import GameState
-from ..core.errors import CorruptRecordError
+from ..core.state_base import (
+    BOOL,
+    BOOL_ROWS,
+    BOOLS,
+    INT,
+    INT_ROWS,
+    INTS,
+    Kind,
+    SlottedState,
+    StateFields,
+)
 from . import components as C
 from . import rules
 from .actions import N_ACTIONS, Decision, Stage
 from .decisions import legal_actions
 from .observation import ALL_DIRTY, observe
-
-_INT_FIELDS = (
-    "num_players", "round", "stage", "decision", "current_player", "steps", "qpos", "sub",
-    "clock", "place_counter", "perms_seen", "event_card", "die_face", "pending_tile",
-    "sale_slot", "bm_buys", "place_pos", "dev_cost", "farm_step",
-)
-_BOOL_FIELDS = ("end_triggered", "pile_ran_out", "terminal", "explicit_chance", "chance_pending",
-                "rerolling")
-_LIST_FIELDS = (
-    "money", "stamp", "owned", "hut", "retired", "cake", "cloth", "studies_used",
-    "space_owner", "space_pair", "space_seq", "pile", "removed", "est", "closing", "discard",
-    "revealed", "dev_deck", "display", "order", "queue", "bm_workers", "known_depth", "sale_units",
-    "reorder_left", "reorder_done",
-)
-_NESTED_FIELDS = ("goods", "tiles", "barn_kind", "barn_count", "farm_workers", "devs", "known",
-                  "known_set")
-_BOOL_LISTS = ("retired", "studies_used", "space_pair", "revealed")
-_BOOL_NESTED = ("farm_workers", "devs")
 
 
 def _new_rng_like(rng: np.random.Generator) -> np.random.Generator:
@@ -51,7 +42,50 @@ def _new_rng_like(rng: np.random.Generator) -> np.random.Generator:
     return np.random.Generator(bit_gen)
 
 
-class MiTierraState(GameState):
+def _rng_from_state(state: dict[str, Any]) -> np.random.Generator:
+    bit_gen = np.random.PCG64(0)
+    bit_gen.state = state
+    return np.random.Generator(bit_gen)
+
+
+# the dice: a generator whose bit-generator state is saved, so a clone or a round trip through
+# JSON rolls the same dice
+DICE = Kind("a PCG64 generator", copy=_new_rng_like, dump=lambda rng: rng.bit_generator.state,
+            load=_rng_from_state)
+
+FIELDS = StateFields(
+    "mi_tierra",
+    INT(
+        "num_players", "round", "stage", "decision", "current_player", "steps", "qpos", "sub",
+        "clock", "place_counter", "perms_seen", "event_card", "die_face", "pending_tile",
+        "sale_slot", "bm_buys", "place_pos", "dev_cost", "farm_step",
+    ),
+    BOOL("end_triggered", "pile_ran_out", "terminal", "explicit_chance", "chance_pending",
+         "rerolling"),
+    INTS("money", "stamp", "owned", "hut"),
+    BOOLS("retired"),
+    INTS("cake", "cloth"),
+    BOOLS("studies_used"),
+    INTS("space_owner"),
+    BOOLS("space_pair"),
+    INTS("space_seq", "pile", "removed", "est", "closing", "discard"),
+    BOOLS("revealed"),
+    INTS("dev_deck", "display", "order", "queue", "bm_workers", "known_depth", "sale_units",
+         "reorder_left", "reorder_done"),
+    INT_ROWS("goods", "tiles", "barn_kind", "barn_count"),
+    BOOL_ROWS("farm_workers", "devs"),
+    INT_ROWS("known", "known_set"),
+    DICE("rng"),
+    # derived from the fields (_after_load) and caches: the masks are read-only and shared, the
+    # observation parts are updated in place, so a clone builds its own (_clone_caches)
+    shared=("version", "occupied", "market_version", "_mask", "_mask8", "_mask_version",
+            "_legal_version"),
+    copied=("_legal", "_cells_cache"),  # entries are never modified: safe to share
+    own=("is_terminal", "dirty", "_views", "_players"),
+)
+
+
+class MiTierraState(SlottedState):
     """A Mi Tierra game in progress. Create with `huerta.envs.mi_tierra.new_game`.
 
     Seats are 0..n-1; seat 0 is the start player. `order` is the current turn order (seats).
@@ -62,11 +96,8 @@ class MiTierraState(GameState):
     order, all lying within the top `known_depth[p]` cards.
     """
 
-    __slots__ = (
-        *_INT_FIELDS, *_BOOL_FIELDS, *_LIST_FIELDS, *_NESTED_FIELDS, "rng", "version",
-        "_mask", "_mask8", "_mask_version", "_legal", "_legal_version", "occupied", "_cells_cache",
-        "market_version", "dirty", "_views", "_players", "is_terminal",
-    )
+    state_fields = FIELDS
+    __slots__ = FIELDS.slots
 
     def __init__(self) -> None:
         self.version = 0  # bumped by every change of the decision: the mask cache key
@@ -197,102 +228,15 @@ class MiTierraState(GameState):
         state.invalidate()
         return state
 
-    def clone(self) -> MiTierraState:
-        new = MiTierraState.__new__(MiTierraState)
-        for name in _INT_FIELDS + _BOOL_FIELDS:
-            setattr(new, name, getattr(self, name))
-        for name in _LIST_FIELDS:
-            setattr(new, name, list(getattr(self, name)))
-        for name in _NESTED_FIELDS:
-            setattr(new, name, [list(x) for x in getattr(self, name)])
-        new.rng = _new_rng_like(self.rng)
+    def _clone_caches(self, new: MiTierraState) -> None:
         new.is_terminal = self.terminal
-        new.version = self.version
-        new.occupied = self.occupied
-        new.market_version = self.market_version
         new.dirty = ALL_DIRTY
-        new._mask = self._mask  # read-only, shared
-        new._mask8 = self._mask8
-        new._mask_version = self._mask_version
-        new._legal_version = self._legal_version
-        new._legal = list(self._legal)
-        new._cells_cache = list(self._cells_cache)  # entries are never modified: safe to share
-        # the observation parts are updated in place, so the clone builds its own
         new._views = None
         new._players = None
-        return new
 
-    def __getstate__(self) -> dict[str, Any]:
-        return self.to_dict()
-
-    def __setstate__(self, data: dict[str, Any]) -> None:
-        restored = MiTierraState.from_dict(data)
-        for name in MiTierraState.__slots__:
-            setattr(self, name, getattr(restored, name))
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, MiTierraState) and self.to_dict() == other.to_dict()
-
-    __hash__ = None  # mutable
-
-    # --- serialisation -------------------------------------------------------------------------
-    def to_dict(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"game": "mi_tierra"}
-        for name in _INT_FIELDS:
-            data[name] = int(getattr(self, name))
-        for name in _BOOL_FIELDS:
-            data[name] = bool(getattr(self, name))
-        for name in _LIST_FIELDS:
-            data[name] = list(getattr(self, name))
-        for name in _NESTED_FIELDS:
-            data[name] = [list(x) for x in getattr(self, name)]
-        data["rng"] = self.rng.bit_generator.state
-        return data
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> MiTierraState:
-        """Rebuild a state from `to_dict` output; raise `CorruptRecordError` naming a bad field."""
-        if not isinstance(data, dict):
-            raise CorruptRecordError(f"mi_tierra state must be a dict, got {type(data).__name__}")
-        state = cls()
-        for name in _INT_FIELDS + _BOOL_FIELDS + _LIST_FIELDS + _NESTED_FIELDS + ("rng",):
-            if name not in data:
-                raise CorruptRecordError(f"mi_tierra state: missing field {name!r}")
-        try:
-            for name in _INT_FIELDS:
-                value = data[name]
-                if isinstance(value, bool) or not isinstance(value, int):
-                    raise TypeError(f"field {name!r}: expected an int, got {value!r}")
-                setattr(state, name, value)
-            for name in _BOOL_FIELDS:
-                if not isinstance(data[name], bool):
-                    raise TypeError(f"field {name!r}: expected a bool, got {data[name]!r}")
-                setattr(state, name, data[name])
-            for name in _LIST_FIELDS:
-                value = list(data[name])
-                if name in _BOOL_LISTS:
-                    value = [bool(x) for x in value]
-                else:
-                    value = [_as_int(name, x) for x in value]
-                setattr(state, name, value)
-            for name in _NESTED_FIELDS:
-                rows = [list(x) for x in data[name]]
-                if name in _BOOL_NESTED:
-                    rows = [[bool(x) for x in row] for row in rows]
-                else:
-                    rows = [[_as_int(name, x) for x in row] for row in rows]
-                setattr(state, name, rows)
-            bit_gen = np.random.PCG64(0)
-            bit_gen.state = data["rng"]
-            state.rng = np.random.Generator(bit_gen)
-            state.occupied = _occupied_bits(state.space_owner)
-            state.is_terminal = state.terminal
-        except (TypeError, ValueError, KeyError) as exc:
-            raise CorruptRecordError(f"mi_tierra state: {exc}") from None
-        problems = state.check_consistency()
-        if problems:
-            raise CorruptRecordError("mi_tierra state is inconsistent: " + "; ".join(problems))
-        return state
+    def _after_load(self) -> None:
+        self.occupied = _occupied_bits(self.space_owner)
+        self.is_terminal = self.terminal
 
     # --- invariants ------------------------------------------------------------------------------
     def check_consistency(self) -> list[str]:
@@ -372,12 +316,6 @@ class _MaskTable(dict):
 
 _MASKS = _MaskTable()
 _NO_MASKS = _MASKS[()]
-
-
-def _as_int(name: str, value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"field {name!r}: expected ints, got {value!r}")
-    return value
 
 
 __all__ = ["Decision", "MiTierraState", "Stage"]
