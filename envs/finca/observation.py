@@ -22,7 +22,7 @@ import numpy as np
 from . import components as C
 from .actions import NUM_DECISION_PHASES, DeliveryMode, Phase
 from .observation_spec import MAX_SEATS, SPEC, STEP_SCALE
-from .rules import score
+from .rules import Changes, score
 
 if TYPE_CHECKING:
     from .state import FincaState
@@ -251,6 +251,19 @@ def _player_row(state: FincaState, q: int) -> tuple:
         *state.printed[q], state.wild_symbols[q], state.tile_points[q],
         len(state.fincas_won[q]), sum(state.bonuses[q]), score(state, q),
     )
+
+
+def note_changes(state: FincaState, changes: Changes) -> None:
+    """Turn an action's report (rules.Changes) into this module's cache keys: the material
+    part is rebuilt when anything on the table changed, a seat's row when its holdings did, and
+    the board part when tiles left the communities."""
+    if changes.table:
+        state.material_version += 1
+        versions = state.seat_versions
+        for q in changes.holdings:
+            versions[q] += 1
+        if changes.communities:
+            state.board_version += 1
 
 
 def write_observation(state: FincaState, player: int, out: np.ndarray) -> None:

@@ -1,12 +1,15 @@
 """Finca's rules: the exact legal-action mask and every transition (each names its clauses).
 
 All functions work on a `FincaState` in place. `apply` checks the mask first and raises
-`IllegalActionError` before touching anything, so a refused action loses nothing.
+`IllegalActionError` before touching anything, so a refused action loses nothing. It returns
+the action's `Changes`, what it changed in the game's terms (whose holdings, whether anything on
+the table, whether tiles left the communities); the rules keep no cache and know nothing of the
+observation, which reads the report (observation.note_changes).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
@@ -143,6 +146,21 @@ def _uncommitted(state: FincaState) -> list[int]:
 
 # --- the mask ---------------------------------------------------------------------------------
 
+class Changes(NamedTuple):
+    """What one action changed, in the game's terms."""
+
+    holdings: tuple[int, ...]  # the seats whose holdings (fruit, carts, tiles...) changed
+    table: bool  # anything but the delivery's choices changed (they are settled on CONFIRM)
+    communities: bool  # tiles left the communities: a delivery was handed over
+
+
+NOTHING_ON_THE_TABLE = Changes((), False, False)
+# by seat: the acting seat's holdings changed; by player count: every seat's did
+_OWN_HOLDINGS = tuple(Changes((p,), True, False) for p in range(4))
+_ALL_HOLDINGS = {n: Changes(tuple(range(n)), True, False) for n in (2, 3, 4)}
+_DELIVERED = {n: Changes(tuple(range(n)), True, True) for n in (2, 3, 4)}
+
+
 def write_legal_mask(state: FincaState, mask: np.ndarray) -> None:
     """Write the exact legal-action mask of the current player into `mask` (bool, 34)."""
     mask[:] = False
@@ -203,8 +221,9 @@ def _pending_options(state: FincaState) -> list[tuple[int, int]]:
 
 # --- transitions -----------------------------------------------------------------------------
 
-def apply(state: FincaState, action: int) -> None:
-    """Carry out `action` for the current player, or raise `IllegalActionError` (no change)."""
+def apply(state: FincaState, action: int) -> Changes:
+    """Carry out `action` for the current player and say what it changed, or raise
+    `IllegalActionError` (no change)."""
     if type(action) is not int:  # numpy integers pass; bools, floats, strings... are refused
         action = check_action(action, N_ACTIONS)
     mask = state.legal_mask()
@@ -213,35 +232,34 @@ def apply(state: FincaState, action: int) -> None:
     phase = state.phase
     p = state.current_player
     state.steps += 1
-    state.version += 1
-    if action == CONFIRM or (phase not in _SUBSTEP_PHASES and action != DELIVER):
-        state.material_version += 1
+    everyone = False  # a shortage made every player return fruit or carts
     if phase == _INTRO:
-        _place_intro_farmer(state, p, action)
+        everyone = _place_intro_farmer(state, p, action)
     elif phase == _MAIN:
         if action < NUM_BLADES:
-            move_farmer(state, p, action)
+            everyone = move_farmer(state, p, action)
             _end_turn(state)
         elif action == DELIVER:
             _start_delivery(state, DeliveryMode.NORMAL, C.NORMAL_DELIVERY_CAP)
         else:
             _play_action_tile(state, p, action)
     elif phase == _DM1:
-        move_farmer(state, p, action)
+        everyone = move_farmer(state, p, action)
         state.phase = _DM2
     elif phase == _DM2:
-        move_farmer(state, p, action)
+        everyone = move_farmer(state, p, action)
         _end_turn(state)
     elif phase == _GUST_SRC:
         state.gust_source = action
         state.phase = _GUST_DST
     elif phase == _GUST_DST:
-        gust_farmer(state, p, state.gust_source, action)
+        everyone = gust_farmer(state, p, state.gust_source, action)
         state.gust_source = -1
         _end_turn(state)
     elif phase == _SELECT:
         if action == CONFIRM:
             resolve_delivery(state)
+            return _DELIVERED[state.num_players]
         else:
             c = action - COMM0
             tile = state.catalogue[state.stacks[c][-1]]
@@ -261,12 +279,14 @@ def apply(state: FincaState, action: int) -> None:
     elif phase == _OMIT:
         _commit_pending(state, state.pending_wild, action - FRUIT0)
         state.reduce_pending = False
+    if phase in _SUBSTEP_PHASES or action == DELIVER:
+        return NOTHING_ON_THE_TABLE
+    return _ALL_HOLDINGS[state.num_players] if everyone else _OWN_HOLDINGS[p]
 
 
 def _play_action_tile(state: FincaState, p: int, action: int) -> None:
     """FIN-30: the tile is spent as it is played; its effect is the rest of the turn."""
     state.unused[p][PLAY_ACTIONS[action]] = False
-    state.seat_versions[p] += 1
     if action == PLAY_DOUBLE:
         state.phase = _DM1
     elif action == PLAY_GUST:
@@ -351,57 +371,55 @@ def _end_turn(state: FincaState) -> None:
     _next_player(state)
 
 
-def _place_intro_farmer(state: FincaState, p: int, b: int) -> None:
-    """FIN-13, FIN-14: any blade; exactly one fruit of the blade, no cart."""
+def _place_intro_farmer(state: FincaState, p: int, b: int) -> bool:
+    """FIN-13, FIN-14: any blade; exactly one fruit of the blade, no cart. True when a shortage
+    made everybody return fruit."""
     state.farmers[p][b] += 1
     state.blade_total[b] += 1
-    take_fruit(state, p, state.blades[b], 1)
+    everyone = take_fruit(state, p, state.blades[b], 1)
     state.intro_left -= 1
     state.turns += 1  # each placement is that player's turn of the introduction
     _next_player(state)
     if state.intro_left == 0:
         state.phase = _MAIN  # FIN-15: the player after the last placer is always seat 0
+    return everyone
 
 
-def take_fruit(state: FincaState, p: int, f: int, amount: int) -> None:
+def take_fruit(state: FincaState, p: int, f: int, amount: int) -> bool:
     """FIN-22, FIN-47, G-24: if the supply holds fewer than owed, everybody returns all fruit of
-    that type first; then the player takes the full amount."""
-    if state.supply[f] < amount:
+    that type first; then the player takes the full amount. True when everybody returned fruit."""
+    shortage = state.supply[f] < amount
+    if shortage:
         for holdings in state.fruits:
             state.supply[f] += holdings[f]
             holdings[f] = 0
-        _touch_all_seats(state)
-    state.seat_versions[p] += 1
     state.supply[f] -= amount
     state.fruits[p][f] += amount
+    return shortage
 
 
-def take_carts(state: FincaState, p: int, owed: int) -> None:
+def take_carts(state: FincaState, p: int, owed: int) -> bool:
     """FIN-23, FIN-48, G-23: with too few carts in the centre everybody returns all carts, then the
-    player takes what is owed (or, with `take_then_reset`, one cart at a time)."""
-    state.seat_versions[p] += 1
+    player takes what is owed (or, with `take_then_reset`, one cart at a time). True when
+    everybody returned carts."""
+    shortage = False
     if state.cart_shortage == "reset_then_take":
         if state.centre_carts < owed:
             _reset_carts(state)
+            shortage = True
         state.centre_carts -= owed
         state.carts[p] += owed
     else:
         for _ in range(owed):
             if state.centre_carts == 0:
                 _reset_carts(state)
+                shortage = True
             state.centre_carts -= 1
             state.carts[p] += 1
-
-
-def _touch_all_seats(state: FincaState) -> None:
-    """Mark every player's holdings as changed (for the observation's per-seat cache)."""
-    versions = state.seat_versions
-    for q in range(state.num_players):
-        versions[q] += 1
+    return shortage
 
 
 def _reset_carts(state: FincaState) -> None:
-    _touch_all_seats(state)
     state.centre_carts += sum(state.carts)
     for q in range(state.num_players):
         state.carts[q] = 0
@@ -413,10 +431,10 @@ def lines_crossed(source: int, steps: int) -> int:
     return (source + steps) // 6 - source // 6
 
 
-def move_farmer(state: FincaState, p: int, source: int) -> None:
+def move_farmer(state: FincaState, p: int, source: int) -> bool:
     """FIN-18, FIN-19, FIN-20, FIN-21: move one of p's farmers on `source` as many blades as farmers
     stand there, harvest one fruit per farmer on the destination, earn a cart per dividing line
-    crossed."""
+    crossed. True when a shortage made everybody return fruit or carts."""
     total = state.blade_total
     steps = total[source]
     dest = (source + steps) % NUM_BLADES
@@ -425,20 +443,22 @@ def move_farmer(state: FincaState, p: int, source: int) -> None:
     total[source] -= 1
     own[dest] += 1
     total[dest] += 1
-    take_fruit(state, p, state.blades[dest], total[dest])
+    everyone = take_fruit(state, p, state.blades[dest], total[dest])
     crossed = lines_crossed(source, steps)
     if crossed:
-        take_carts(state, p, crossed)
+        everyone = take_carts(state, p, crossed) or everyone
+    return everyone
 
 
-def gust_farmer(state: FincaState, p: int, source: int, target: int) -> None:
-    """FIN-32, G-22: put one of p's farmers from `source` onto `target`, harvest there, no carts."""
+def gust_farmer(state: FincaState, p: int, source: int, target: int) -> bool:
+    """FIN-32, G-22: put one of p's farmers from `source` onto `target`, harvest there, no carts.
+    True when a shortage made everybody return fruit."""
     own = state.farmers[p]
     own[source] -= 1
     state.blade_total[source] -= 1
     own[target] += 1
     state.blade_total[target] += 1
-    take_fruit(state, p, state.blades[target], state.blade_total[target])
+    return take_fruit(state, p, state.blades[target], state.blade_total[target])
 
 
 def _start_delivery(state: FincaState, mode: DeliveryMode, cap: int) -> None:
@@ -465,8 +485,6 @@ def resolve_delivery(state: FincaState) -> None:
     in ascending order (finca tile, wooden finca), end the game when the last wooden finca is
     placed (FIN-42), otherwise end the turn."""
     p = state.current_player
-    state.board_version += 1
-    _touch_all_seats(state)  # a finca tile may go to any player
     fruits = state.fruits[p]
     for f in _FRUIT_RANGE:
         paid = state.committed[f]

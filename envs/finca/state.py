@@ -15,7 +15,7 @@ from ..core.state_base import BOOL, INT, LIST, ROWS, TUPLES, VALUE, Kind, Slotte
 from . import components as C
 from . import rules
 from .actions import N_ACTIONS
-from .observation import observe
+from .observation import note_changes, observe
 
 CART_SHORTAGE_MODES = ("reset_then_take", "take_then_reset")
 
@@ -77,11 +77,12 @@ class FincaState(SlottedState):
         self.catalogue: tuple[C.FruitTile, ...] = C.FRUIT_TILES
         self.cart_shortage = "reset_then_take"
         self.version = 0  # bumped by every action: the mask cache key
-        self.material_version = 0  # bumped when pieces change (not by delivery sub-steps)
-        self.board_version = 0  # bumped when a delivery resolves
+        # the observation's cache keys and parts (observation.note_changes keeps them)
+        self.material_version = 0
+        self.board_version = 0
         self._board_cache = None
         self._obs_cache = None
-        self.seat_versions = [0] * 4  # bumped when a player's holdings change
+        self.seat_versions = [0] * 4
         self._row_cache: list = [None] * 4
         self._mask = np.zeros(N_ACTIONS, dtype=bool)
         self._mask8 = self._mask.view(np.int8)  # the same bytes, for action_mask
@@ -113,7 +114,9 @@ class FincaState(SlottedState):
         return self._mask8.copy()
 
     def apply(self, action: int) -> None:
-        rules.apply(self, action)
+        changes = rules.apply(self, action)  # raises, changing nothing, if `action` is illegal
+        self.version += 1
+        note_changes(self, changes)
 
     def scores(self) -> list[int]:
         return [rules.score(self, p) for p in range(self.num_players)]
