@@ -3,8 +3,8 @@
 All functions work on a `FincaState` in place. `apply` checks the mask first and raises
 `IllegalActionError` before touching anything, so a refused action loses nothing. It returns
 the action's `Changes`, what it changed in the game's terms (whose holdings, whether anything on
-the table, whether tiles left the communities); the rules keep no cache and know nothing of the
-observation, which reads the report (observation.note_changes).
+the table, whether tiles left the communities). The rules keep no cache: whatever derives views
+of the state reads the report.
 """
 
 from __future__ import annotations
