@@ -8,16 +8,18 @@ Every table in seeds/mi_tierra.md that restates a number of the code sits betwee
 
 and is produced by one function below. tests/mi_tierra/test_mt_spec_document.py fails when a block
 in the document differs from this script's output, so after changing components.py, actions.py
-or observation.py a maintainer runs
+or observation_spec.py a maintainer runs
 
     .venv/bin/python scripts/mi_tierra_tables.py            # print every table
     .venv/bin/python scripts/mi_tierra_tables.py actions    # print one table
     .venv/bin/python scripts/mi_tierra_tables.py --write    # rewrite the blocks in the document
     .venv/bin/python scripts/mi_tierra_tables.py --check    # exit 1 if the document is stale
 
-Descriptions the code cannot supply (what an action kind means, what an observation field holds)
-live here, keyed by name: a new action kind, decision, stage or observation field without a
-description makes this script fail, so the document cannot silently fall behind.
+Descriptions the code cannot supply (what an action kind means, what a decision or stage is) live
+here, keyed by name: a new action kind, decision or stage without a description makes this
+script fail, so the document cannot silently fall behind. The observation tables come whole from
+the declaration, envs/mi_tierra/observation_spec.py, where every block and field states its
+meaning.
 
 The markers, the markdown helpers, --write/--check and the command line are shared with the
 other games' scripts in scripts/spec_tables.py (imported from this script's own folder, see
@@ -33,20 +35,18 @@ from pathlib import Path
 from huerta.envs.mi_tierra import components as C
 from huerta.envs.mi_tierra.actions import N_ACTIONS, Decision, Stage, action_name
 from huerta.envs.mi_tierra.game import DEFAULT_MAX_STEPS
-from huerta.envs.mi_tierra.observation import (
-    CARD_FIELDS,
-    CONTEXT_FIELDS,
-    GAME_FIELDS,
-    OBS_LAYOUT,
-    OBS_SIZE,
-    PLAYER_BLOCK,
-    PLAYER_FIELDS,
-)
+from huerta.envs.mi_tierra.observation_spec import MAX_SEATS, SPEC
 
 _HERE = str(Path(__file__).resolve().parent)
 if _HERE not in sys.path:  # scripts/ is not a package; see scripts/spec_tables.py
     sys.path.insert(0, _HERE)
-from spec_tables import SpecTables, fields_table, table  # noqa: E402
+from spec_tables import (  # noqa: E402
+    SpecTables,
+    block_fields_table,
+    observation_fields_table,
+    observation_layout_table,
+    table,
+)
 
 # --- component data ------------------------------------------------------------------------------
 
@@ -427,118 +427,47 @@ def stages_table() -> list[str]:
     return table(("value", "stage", "what happens"), rows)
 
 
-# --- observation ----------------------------------------------------------------------------------
-
-_BLOCKS: dict[str, str] = {
-    "game": "game facts (see the game field table); public",
-    "board": "37 board spaces × [occupant slot one-hot (slot 0 = observer) 4, pair 1, blocked 1]; "
-             "then Black Market workers per slot × 0.2",
-    "markets": "8 market slots (Established 0-3, Closing 0-3) × 31 card features (card field "
-               "table); zero when empty",
-    "display": "4 display slots (TL, TR, BL, BR) × [present, card id one-hot 15]",
-    "revealed": "per market card id: 1 once it has left the pile (public); the removed 7 never",
-    "players": "4 seat slots × 154 values (slot 0 = observer, then the next seats; absent seats "
-               "zero), see the player field table",
-    "knowledge": "private: the observer's peeked cards at pile positions 0-3 (4 × 56 one-hot by "
-                 "card id), cards known only as a set (56), the depth of that set / 4",
-    "stage": "one-hot of the stage (all zero once the game is over)",
-    "decision": "one-hot of the pending decision",
-    "context": "the pending decision's details (see the context field table)",
-}
-
-_GAME_TEXT: dict[str, str] = {
-    "player_count": "one-hot 2 / 3 / 4",
-    "round": "round number",
-    "end_triggered": "1 once the third permanent event appeared",
-    "pile_ran_out": "1 once a draw found the pile empty",
-    "permanents_seen": "one-hot 0-3",
-    "event_in_force": "one-hot none / Inflation / Strike / Fruit Fly",
-    "pile_a_cards": "deck A cards left in the pile",
-    "pile_b_cards": "deck B cards left in the pile",
-    "top_position_exists": "pile positions 0-3 hold a card",
-    "top_position_is_b": "the card back at pile positions 0-3 is B",
-    "dev_deck_cards": "development cards left in the deck",
-}
-
-_PLAYER_TEXT: dict[str, str] = {
-    "present": "1 if the seat exists at this player count",
-    "is_acting": "1 if this seat decides now",
-    "money": "money (clipped at 1)",
-    "score": "money + cakes, cloth and goods as at the end (clipped at 1)",
-    "turn_position": "one-hot position in the turn order",
-    "money_stamp_rank": "how many players changed money more recently (ties, MIT-11)",
-    "workers_owned": "workers owned",
-    "workers_in_hut": "workers at home",
-    "workers_on_farm": "workers on own fields",
-    "retired": "passed in this round's placement",
-    "on_lower_road": "has a worker on the lower road",
-    "studies_used": "the Studies re-roll of this round is used",
-    "goods": "units held per good (goods table order)",
-    "cake": "cakes",
-    "cloth": "cloth",
-    "farm_tiles": "12 cells × tile one-hot (empty, apple, wheat, grape, barnyard 2, barnyard 3)",
-    "farm_animals": "animals per cell",
-    "farm_animal_is_cow": "1 if the cell's animals are cows",
-    "farm_workers": "1 if a worker stands on the cell",
-    "development_cards": "owned development cards I-XV",
-    "peeked_in_order": "pile positions this player knows in order (public count)",
-    "peeked_as_set": "cards this player knows only as a set (public count)",
-}
-
-_CARD_TEXT: dict[str, str] = {
-    "present": "1 if the slot holds a market",
-    "kind": "one-hot simple / pack / generic",
-    "outgoing": "carries the Outgoing symbol",
-    "unit_price": "price per unit of each good it buys (simple and generic; Inflation not added)",
-    "limit": "most units (generic: 1 = no limit)",
-    "pack_contents": "a pack's units per good",
-    "pack_payout": "a pack's price",
-}
-
-_CONTEXT_TEXT: dict[str, str] = {
-    "die_face": "the face just rolled (rolling steps)",
-    "pending_tile": "the tile waiting for a cell: apple, wheat, grape, barnyard 2, barnyard 3",
-    "market_space": "the Established-market space whose turn it is",
-    "sale_slot": "the market slot of the sale in progress",
-    "sale_units": "units chosen so far per good",
-    "black_market_buys": "purchases of the acting Black Market worker",
-    "reorder_placed": "Clock Tower cards already put back (public count)",
-    "reorder_left": "Clock Tower cards still to put back (public count)",
-    "reorder_placed_private": "private to the reordering player: the k-th card put back, as its "
-                              "position in the peek (4 × 4)",
-    "reorder_left_private": "private to the reordering player: the k-th card still to put back, "
-                            "as its position in the peek (4 × 4)",
-    "dev_touched_slots": "display slots the acting development spot touches",
-    "dev_cost": "its current price",
-    "upkeep_due": "the acting player's upkeep",
-}
-
+# --- observation (every text and number from the declaration, observation_spec.py) -----------
 
 def obs_layout_table() -> list[str]:
-    rows = [(f"`{name}`", off, size, _BLOCKS[name]) for name, off, size in OBS_LAYOUT]
-    rows.append(("**total**", "", OBS_SIZE, "float32, every value in [0, 1]"))
-    return table(("block", "offset", "size", "contents"), rows)
+    """The blocks of the observation, as declared."""
+    return observation_layout_table(SPEC)
 
 
 def game_fields_table() -> list[str]:
-    return fields_table(GAME_FIELDS, _GAME_TEXT)
+    """The fields of the `game` block."""
+    return block_fields_table(SPEC, "game")
+
+
+def space_fields_table() -> list[str]:
+    """The fields of one board space (one copy of `board`)."""
+    return block_fields_table(SPEC, "board")
+
+
+def obs_fields_table() -> list[str]:
+    """The fields of the smaller blocks, with their places in the vector."""
+    return observation_fields_table(
+        SPEC, ["black_market", "display", "revealed", "knowledge", "stage", "decision"]
+    )
 
 
 def player_fields_table() -> list[str]:
-    return fields_table(PLAYER_FIELDS, _PLAYER_TEXT)
+    """The fields of one seat slot (one copy of `players`)."""
+    return block_fields_table(SPEC, "players")
 
 
 def card_fields_table() -> list[str]:
-    return fields_table(CARD_FIELDS, _CARD_TEXT)
+    """The fields of one market slot (one copy of `markets`)."""
+    return block_fields_table(SPEC, "markets")
 
 
 def context_fields_table() -> list[str]:
-    return fields_table(CONTEXT_FIELDS, _CONTEXT_TEXT)
+    """The fields of the `context` block."""
+    return block_fields_table(SPEC, "context")
 
 
 def player_slots_text() -> list[str]:
-    start = dict((n, o) for n, o, _ in OBS_LAYOUT)["players"]
-    slots = ", ".join(f"slot {k} at {start + k * PLAYER_BLOCK}" for k in range(C.MAX_SEATS))
+    slots = ", ".join(f"slot {k} at {SPEC.offset('players', copy=k)}" for k in range(MAX_SEATS))
     return [f"Player slots start at: {slots}."]
 
 
@@ -565,6 +494,8 @@ TABLES: dict[str, Callable[[], list[str]]] = {
     "stages": stages_table,
     "obs_layout": obs_layout_table,
     "game_fields": game_fields_table,
+    "space_fields": space_fields_table,
+    "obs_fields": obs_fields_table,
     "player_fields": player_fields_table,
     "player_slots": player_slots_text,
     "card_fields": card_fields_table,

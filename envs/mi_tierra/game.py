@@ -13,6 +13,7 @@ from . import components as C
 from .actions import N_ACTIONS, Decision, Stage
 from .flow import advance
 from .observation import OBS_LAYOUT, OBS_SIZE
+from .observation_spec import SPEC as OBSERVATION_SPEC
 from .state import MiTierraState
 
 # G-56: agent steps (sub-decisions included) before an episode is truncated. Random games take
@@ -123,6 +124,7 @@ SPEC = GameSpec(
     default_max_steps=DEFAULT_MAX_STEPS,
     options={},
     observation_layout=OBS_LAYOUT,
+    observation_spec=OBSERVATION_SPEC,
     render_modes=("human", "ansi", "rgb_array"),
     title="Mi Tierra",
     gym_id="huerta/MiTierra-v0",

@@ -1,38 +1,49 @@
-"""Mi Tierra's observation: one float32 vector in [0, 1] from the observer's seat.
+"""Mi Tierra's observation written fast: the vector that `observation_spec.SPEC` declares (one
+float32 vector in [0, 1] from the observer's seat), equal value for value to `SPEC.reference`.
 
-Player slots are rotated so that slot 0 is the observer, then the following seats in seat order;
-absent seats are zero. Everything is public (money, goods, farms, workers, development cards,
-market cards in view, the event in force, which cards have left the pile) except the `knowledge`
-block and the Clock Tower reordering context, which carry only the observer's own peeks.
-`OBS_LAYOUT` lists the named blocks (name, offset, size); seeds/mi_tierra.md documents each value.
+What the vector holds, and what each value means, is declared in observation_spec.py; this module
+is the speed layer only. Every index below is `SPEC.offset(block, field, copy)` (or a field's
+offset inside one copy of its block) and every factor is the declared field's float32 1/scale:
+a raw count v is stored as min(v * factor, 1), one rounding to float32, as the reference does.
 
 Speed: nothing is rebuilt that did not change. One table holds every observer's vector of
 everything but its player rows and the per-decision blocks. When `market_version` moved, the
 public blocks are compared with what was last written and only what changed is rewritten, in
 every observer's row: the game block's field groups (the round, the pile counts, the top
 positions' deck letters, the development deck; the whole block when an end flag or an event
-changed), a market or display slot whose card changed (one row copied from a table). A board
-space, the Black Market, a hut count, a pass, a farm worker, a lower-road worker and a card drawn
-face up are written the moment the rules change them (show_space, show_black_market, show_hut,
-show_retired, show_farm_worker, show_lower_road, show_revealed); the knowledge when flagged. The
-player rows are kept once, in seat order, with a snapshot of the values they were written from:
-the rules flag what changed per seat in `state.dirty` (holdings, money, goods, worker counts, the
-farm, the knowledge) and only the flagged fields that differ from the snapshot are rewritten, one
-by one; the money-stamp ranks when `clock` moved. A call makes one test for "nothing changed",
-copies the observer's vector and its player rows, rotated, and writes the few values of the
-current decision. Scalar writes and row copies go through memoryviews of the arrays (about half
-the cost of numpy's item and slice assignment). These arrays are updated in place: a clone builds
-its own.
+changed), a market or display slot whose card changed (one row copied from a table built from
+the declaration). A board space, the Black Market, a hut count, a pass, a farm worker, a
+lower-road worker and a card drawn face up are written the moment the rules change them
+(show_space, show_black_market, show_hut, show_retired, show_farm_worker, show_lower_road,
+show_revealed); the knowledge when flagged. The player rows are kept once, in seat order, with a
+snapshot of the values they were written from: the rules flag what changed per seat in
+`state.dirty` (holdings, money, goods, worker counts, the farm, the knowledge) and only the
+flagged fields that differ from the snapshot are rewritten, one by one; the money-stamp ranks
+when `clock` moved. A call makes one test for "nothing changed", copies the observer's vector
+and its player rows, rotated, and writes the few values of the current decision. Scalar writes
+and row copies go through memoryviews of the arrays (about half the cost of numpy's item and
+slice assignment). These arrays are updated in place: a clone builds its own.
+tests/mi_tierra/test_mt_properties.py compares the result with `SPEC.reference` after every step.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from . import components as C
-from .actions import NUM_DECISIONS, NUM_STAGES, Decision, Stage
+from .actions import NUM_STAGES, Decision, Stage
+from .observation_spec import (
+    CLOSING_SLOTS,
+    ESTABLISHED_SLOTS,
+    EVENT_INDEX,
+    FIRST_FARM_FIELD,
+    KNOWN_POSITIONS,
+    MAX_SEATS,
+    NUM_MARKET_SLOTS,
+    SPEC,
+)
 
 # `state.dirty` bits, per seat q, set by the rules where a seat's observed values change and
 # cleared when the observation brings them up to date: HOLD (any holdings: money, goods, cake,
@@ -54,170 +65,129 @@ _ROW_BITS = {n: (ALL_DIRTY & ~ALL_KNOW) & ((1 << 8 * n) - 1) for n in C.PLAYER_C
 if TYPE_CHECKING:
     from .state import MiTierraState
 
-MAX_SEATS = C.MAX_SEATS
-MONEY_SCALE = 250.0
-SCORE_SCALE = 500.0
-GOODS_SCALE = 10.0
-CARD_FEATURES = 31
-SPACE_FEATURES = MAX_SEATS + 2  # occupant slot one-hot, pair, blocked
-NUM_MARKET_SLOTS = 8  # Established 0-3, Closing 0-3
-KNOWN_POSITIONS = C.CLOCK_PEEK
+__all__ = [
+    "CARD_FIELDS", "CONTEXT_FIELDS", "GAME_FIELDS", "MAX_SEATS", "OBS_LAYOUT", "OBS_SIZE",
+    "PLAYER_BLOCK", "PLAYER_FIELDS", "SLICES", "SPEC", "observe",
+]
 
-GAME_FIELDS = (
-    ("player_count", 3, 1.0), ("round", 1, float(C.MAX_ROUNDS)), ("end_triggered", 1, 1.0),
-    ("pile_ran_out", 1, 1.0), ("permanents_seen", 4, 1.0), ("event_in_force", 4, 1.0),
-    ("pile_a_cards", 1, 23.0), ("pile_b_cards", 1, 26.0), ("top_position_exists", 4, 1.0),
-    ("top_position_is_b", 4, 1.0), ("dev_deck_cards", 1, 15.0),
-)
-# The fields that change with money, goods and workers come first; the farm and development
-# cards, which change more rarely, form the tail (FARM_FIELDS), cached on its own.
-FAST_FIELDS = (
-    ("present", 1, 1.0), ("is_acting", 1, 1.0), ("money", 1, MONEY_SCALE),
-    ("score", 1, SCORE_SCALE), ("turn_position", MAX_SEATS, 1.0), ("money_stamp_rank", 1, 3.0),
-    ("workers_owned", 1, 5.0), ("workers_in_hut", 1, 5.0), ("workers_on_farm", 1, 5.0),
-    ("retired", 1, 1.0), ("on_lower_road", 1, 1.0), ("studies_used", 1, 1.0),
-    ("goods", C.NUM_GOODS, GOODS_SCALE), ("cake", 1, 5.0), ("cloth", 1, 5.0),
-    ("peeked_in_order", 1, 4.0), ("peeked_as_set", 1, 4.0), ("farm_workers", C.FARM_CELLS, 1.0),
-)
-FARM_FIELDS = (
-    ("farm_tiles", C.FARM_CELLS * 6, 1.0), ("farm_animals", C.FARM_CELLS, 3.0),
-    ("farm_animal_is_cow", C.FARM_CELLS, 1.0), ("development_cards", C.NUM_DEV_CARDS, 1.0),
-)
-PLAYER_FIELDS = FAST_FIELDS + FARM_FIELDS
-CARD_FIELDS = (
-    ("present", 1, 1.0), ("kind", 3, 1.0), ("outgoing", 1, 1.0), ("unit_price", C.NUM_GOODS, 20.0),
-    ("limit", 1, 4.0), ("pack_contents", C.NUM_GOODS, 3.0), ("pack_payout", 1, 40.0),
-)
-CONTEXT_FIELDS = (
-    ("die_face", 6, 1.0), ("pending_tile", 5, 1.0), ("market_space", 4, 1.0),
-    ("sale_slot", NUM_MARKET_SLOTS, 1.0), ("sale_units", C.NUM_GOODS, 5.0),
-    ("black_market_buys", 1, 3.0), ("reorder_placed", 1, 4.0), ("reorder_left", 1, 4.0),
-    ("reorder_placed_private", 16, 1.0), ("reorder_left_private", 16, 1.0),
-    ("dev_touched_slots", 4, 1.0), ("dev_cost", 1, 4.0), ("upkeep_due", 1, 4.0),
-)
-PLAYER_BLOCK = sum(n for _, n, _ in PLAYER_FIELDS)
-GAME_BLOCK = sum(n for _, n, _ in GAME_FIELDS)
-CONTEXT_BLOCK = sum(n for _, n, _ in CONTEXT_FIELDS)
-assert sum(n for _, n, _ in CARD_FIELDS) == CARD_FEATURES
+# --- the declared layout -------------------------------------------------------------------------
 
-# Order matters for speed: the public part (game, board, markets, display, revealed) is one
-# cached run; the player rows and the knowledge follow; the per-decision blocks close the vector.
-_BLOCKS = (
-    ("game", GAME_BLOCK),
-    ("board", C.NUM_SPACES * SPACE_FEATURES + MAX_SEATS),
-    ("markets", NUM_MARKET_SLOTS * CARD_FEATURES),
-    ("display", len(C.DEV_SLOTS) * (1 + C.NUM_DEV_CARDS)),
-    ("revealed", C.NUM_MARKET_CARDS),
-    ("players", MAX_SEATS * PLAYER_BLOCK),
-    ("knowledge", KNOWN_POSITIONS * C.NUM_MARKET_CARDS + C.NUM_MARKET_CARDS + 1),
-    ("stage", NUM_STAGES),
-    ("decision", NUM_DECISIONS),
-    ("context", CONTEXT_BLOCK),
-)
+OBS_LAYOUT = SPEC.layout
+OBS_SIZE = SPEC.size
+SLICES = SPEC.slices
 
 
-def _layout() -> tuple[tuple[str, int, int], ...]:
-    out, offset = [], 0
-    for name, size in _BLOCKS:
-        out.append((name, offset, size))
-        offset += size
-    return tuple(out)
+def _fields(block: str) -> tuple[tuple[str, int, float], ...]:
+    """(name, size, scale) of one copy's fields of `block` (scale 1 for one- and multi-hot)."""
+    return tuple((f.name, f.size, f.scale) for f in SPEC.block(block).fields)
 
 
-OBS_LAYOUT = _layout()
-OBS_SIZE = OBS_LAYOUT[-1][1] + OBS_LAYOUT[-1][2]
-SLICES = {name: slice(offset, offset + size) for name, offset, size in OBS_LAYOUT}
+def _factor(block: str, field: str) -> float:
+    """A single-scaled field's float32 factor as a Python float: an int or bool times it,
+    clipped at 1, then stored as float32, equals the float32 product of the reference (the
+    double product of a small int and a float32 is exact, so it is rounded once, the same
+    way)."""
+    b = SPEC.block(block)
+    factor = b.fields[[f.name for f in b.fields].index(field)].factor
+    assert len(set(factor.tolist())) == 1, f"{block}.{field} has one scale per value"
+    return float(factor[0])
 
 
-def _field_offsets(fields: tuple) -> dict[str, int]:
-    out, offset = {}, 0
-    for name, size, _ in fields:
-        out[name] = offset
-        offset += size
-    return out
+def _at(block: str) -> dict[str, int]:
+    """Where each field of `block` starts inside one copy."""
+    b = SPEC.block(block)
+    return {f.name: b.field_offset(f.name) for f in b.fields}
 
 
-PLAYER_OFFSETS = _field_offsets(PLAYER_FIELDS)
-GAME_OFFSETS = _field_offsets(GAME_FIELDS)
-CONTEXT_OFFSETS = _field_offsets(CONTEXT_FIELDS)
-CARD_OFFSETS = _field_offsets(CARD_FIELDS)
+GAME_FIELDS = _fields("game")
+PLAYER_FIELDS = _fields("players")
+CARD_FIELDS = _fields("markets")
+CONTEXT_FIELDS = _fields("context")
+_FARM_FROM = [name for name, _, _ in PLAYER_FIELDS].index(FIRST_FARM_FIELD)
+FAST_FIELDS = PLAYER_FIELDS[:_FARM_FROM]  # what money, goods and workers change
+FARM_FIELDS = PLAYER_FIELDS[_FARM_FROM:]  # the farm and development cards (rarer)
+PLAYER_BLOCK = SPEC.block("players").width
+GAME_BLOCK = SPEC.block("game").width
+CONTEXT_BLOCK = SPEC.block("context").width
+CARD_FEATURES = SPEC.block("markets").width
+SPACE_FEATURES = SPEC.block("board").width
+PLAYER_OFFSETS = _at("players")
+GAME_OFFSETS = _at("game")
+CONTEXT_OFFSETS = _at("context")
+CARD_OFFSETS = _at("markets")
 
-_OFF_GAME = SLICES["game"].start
-_OFF_BOARD = SLICES["board"].start
-_OFF_MARKETS = SLICES["markets"].start
-_OFF_DISPLAY = SLICES["display"].start
-_OFF_REVEALED = SLICES["revealed"].start
-_OFF_PLAYERS = SLICES["players"].start
-_OFF_KNOWLEDGE = SLICES["knowledge"].start
-_OFF_STAGE = SLICES["stage"].start
-_OFF_DECISION = SLICES["decision"].start
-_OFF_CONTEXT = SLICES["context"].start
+_OFF_GAME = SPEC.offset("game")
+_OFF_BOARD = SPEC.offset("board")
+_OFF_REVEALED = SPEC.offset("revealed")
+_OFF_PLAYERS = SPEC.offset("players")
+_OFF_KNOWLEDGE = SPEC.offset("knowledge")
+_OFF_STAGE = SPEC.offset("stage")
+_OFF_DECISION = SPEC.offset("decision")
+_OFF_CONTEXT = SPEC.offset("context")
 _KNOWLEDGE_SIZE = SLICES["knowledge"].stop - _OFF_KNOWLEDGE
-# _updated copies the public blocks as two slices: game, then markets … revealed (up to players).
-assert [name for name, _, _ in OBS_LAYOUT[:6]] == [
-    "game", "board", "markets", "display", "revealed", "players",
+# The public part is one run from game to revealed, then the players, the knowledge and the
+# per-decision blocks (the views table below relies on it).
+assert [name for name, _, _ in OBS_LAYOUT] == [
+    "game", "board", "black_market", "markets", "display", "revealed", "players", "knowledge",
+    "stage", "decision", "context",
 ]
 _STAMP_RANK = PLAYER_OFFSETS["money_stamp_rank"]
+_S_RANK = _factor("players", "money_stamp_rank")
 _LOWER0 = C.ZONE_FIRST_SPACE[C.Z_LOWER_ROAD]
-assert C.ZONES[C.Z_LOWER_ROAD].spaces == 4
 _IS_ACTING = PLAYER_OFFSETS["is_acting"]
-_EVENT_INDEX = {-1: 0, C.INFLATION: 1, C.STRIKE: 2, C.FRUIT_FLY: 3}
-_FAST_SCALE = np.concatenate([np.full(n, 1.0 / s, dtype=np.float32) for _, n, s in FAST_FIELDS])
-_FARM_SCALE = np.concatenate([np.full(n, 1.0 / s, dtype=np.float32) for _, n, s in FARM_FIELDS])
-FAST_SIZE = len(_FAST_SCALE)
-_TILE_HOT = tuple(tuple(1 if k == t else 0 for k in range(6)) for t in range(6))
-_BOARD_SIZE = C.NUM_SPACES * SPACE_FEATURES + MAX_SEATS
-_KIND_INDEX = {"simple": 0, "pack": 1, "generic": 2}
 
 
-def _card_features(card: C.MarketCard) -> np.ndarray:
-    row = np.zeros(CARD_FEATURES, dtype=np.float32)
-    if card.kind == "event":
-        return row
-    o = CARD_OFFSETS
-    row[o["present"]] = 1.0
-    row[o["kind"] + _KIND_INDEX[card.kind]] = 1.0
-    row[o["outgoing"]] = float(card.outgoing)
-    for g in range(C.NUM_GOODS):
-        row[o["unit_price"] + g] = C.card_unit_price(card, g, False) / 20.0
-    if card.kind == "generic":
-        row[o["limit"]] = 1.0  # no limit
-    else:
-        row[o["limit"]] = card.limit / 4.0
-    if card.kind == "pack":
-        for g, n in enumerate(card.contents):
-            row[o["pack_contents"] + g] = n / 3.0
-        row[o["pack_payout"]] = card.price / 40.0
-    return np.minimum(row, 1.0)
-
-
-CARD_FEATURE_TABLE = np.stack([_card_features(c) for c in C.MARKET_CARDS])
-
+def _encode_copy(block: str, state: Any, subject: Any) -> np.ndarray:
+    """One copy of `block` describing `subject`, encoded field by field from the declaration
+    (the rows of the tables below: a market card, a display card)."""
+    b = SPEC.block(block)
+    row = np.zeros(b.width, dtype=np.float32)
+    at = 0
+    for f in b.fields:
+        f.encode(f.read(state, subject), row[at:at + f.size])
+        at += f.size
+    return row
 
 
 # --- the public part: game facts, market slots, development display, revealed cards -------------
 
-_DISPLAY_SLOT = 1 + C.NUM_DEV_CARDS
 _IS_DECK_B = C.IS_DECK_B
 _B_TABLE = bytes(1 if c < C.NUM_MARKET_CARDS and _IS_DECK_B[c] else 0 for c in range(256))
 _CARD_EVENT = tuple(c.event for c in C.MARKET_CARDS)
-# the market slots' rows by card id, and a blank row last (index -1: an empty slot)
-_MARKET_TABLE = np.vstack([CARD_FEATURE_TABLE, np.zeros((1, CARD_FEATURES), dtype=np.float32)])
+# a market slot's row by card id (an event card shows as an empty slot), and a blank row last
+# (index -1: an empty slot)
+_MARKET_TABLE = np.vstack([
+    *(_encode_copy("markets", None, c) if not C.IS_EVENT[c] else np.zeros(CARD_FEATURES,
+                                                                             dtype=np.float32)
+      for c in range(C.NUM_MARKET_CARDS)),
+    np.zeros(CARD_FEATURES, dtype=np.float32),
+])
 _MARKET_VIEWS = tuple(memoryview(row) for row in _MARKET_TABLE)  # rows copied by slice
-_SLOT_AT = tuple(_OFF_MARKETS + m * CARD_FEATURES for m in range(NUM_MARKET_SLOTS))
+_SLOT_AT = tuple(SPEC.offset("markets", copy=m) for m in range(NUM_MARKET_SLOTS))
+assert NUM_MARKET_SLOTS == ESTABLISHED_SLOTS + CLOSING_SLOTS  # Established, then Closing
 
 
-# a display slot's row by development card + 1 (row 0: an empty slot): "present", then the card
-_DISPLAY_TABLE = np.zeros((1 + C.NUM_DEV_CARDS, _DISPLAY_SLOT), dtype=np.float32)
-_DISPLAY_TABLE[1:, 0] = 1.0
-_DISPLAY_TABLE[np.arange(1, 1 + C.NUM_DEV_CARDS), np.arange(1, 1 + C.NUM_DEV_CARDS)] = 1.0
+# a display slot's row by development card + 1 (row 0: an empty slot)
+_DISPLAY_SLOT = SPEC.block("display").width
+_DISPLAY_TABLE = np.vstack([np.zeros(_DISPLAY_SLOT, dtype=np.float32),
+                            *(_encode_copy("display", None, d) for d in range(C.NUM_DEV_CARDS))])
 _DISPLAY_VIEWS = tuple(memoryview(row) for row in _DISPLAY_TABLE)
-_DISPLAY_AT = tuple(_OFF_DISPLAY + slot * _DISPLAY_SLOT for slot in range(len(C.DEV_SLOTS)))
+_DISPLAY_AT = tuple(SPEC.offset("display", copy=slot) for slot in range(len(C.DEV_SLOTS)))
 
 
-_HOT4 = tuple(tuple(1.0 if k == i else 0.0 for k in range(4)) for i in range(4))
-_PLAYER_COUNT_HOT = {n: tuple(1.0 if k == n - 2 else 0.0 for k in range(3))
-                     for n in C.PLAYER_COUNTS}
+def _hot(size: int, index: int) -> tuple[float, ...]:
+    return tuple(1.0 if k == index else 0.0 for k in range(size))
+
+
+_G = {name: _OFF_GAME + at for name, at in GAME_OFFSETS.items()}
+_G_SIZE = {name: size for name, size, _ in GAME_FIELDS}
+_PLAYER_COUNT_HOT = {n: _hot(_G_SIZE["player_count"], n - 2) for n in C.PLAYER_COUNTS}
+_PERMS_HOT = tuple(_hot(_G_SIZE["permanents_seen"], i) for i in range(_G_SIZE["permanents_seen"]))
+_EVENT_HOT = {e: _hot(_G_SIZE["event_in_force"], i) for e, i in EVENT_INDEX.items()}
+_S_ROUND = _factor("game", "round")
+_S_PILE_A = _factor("game", "pile_a_cards")
+_S_PILE_B = _factor("game", "pile_b_cards")
+_S_DEV_DECK = _factor("game", "dev_deck_cards")
 
 
 def _top_rows() -> dict[bytes, tuple[float, ...]]:
@@ -234,12 +204,13 @@ def _top_rows() -> dict[bytes, tuple[float, ...]]:
 
 _TOP_ROWS = _top_rows()
 _TOP_VIEWS = {top: memoryview(np.array(row, dtype=np.float32)) for top, row in _TOP_ROWS.items()}
-_G_ROUND = _OFF_GAME + GAME_OFFSETS["round"]
-_G_DEVS = _OFF_GAME + GAME_OFFSETS["dev_deck_cards"]
-_G_PILE_A = _OFF_GAME + GAME_OFFSETS["pile_a_cards"]
-_G_PILE_B = _OFF_GAME + GAME_OFFSETS["pile_b_cards"]
-_G_TOP = _OFF_GAME + GAME_OFFSETS["top_position_exists"]
-assert GAME_OFFSETS["top_position_is_b"] == GAME_OFFSETS["top_position_exists"] + KNOWN_POSITIONS
+_G_ROUND = _G["round"]
+_G_DEVS = _G["dev_deck_cards"]
+_G_PILE_A = _G["pile_a_cards"]
+_G_PILE_B = _G["pile_b_cards"]
+_G_TOP = _G["top_position_exists"]
+assert _G["top_position_is_b"] == _G_TOP + KNOWN_POSITIONS
+# _write_game rewrites the whole block in one assignment, in this order
 assert [name for name, _, _ in GAME_FIELDS] == [
     "player_count", "round", "end_triggered", "pile_ran_out", "permanents_seen",
     "event_in_force", "pile_a_cards", "pile_b_cards", "top_position_exists",
@@ -260,19 +231,24 @@ def _write_game(state: MiTierraState, views: list) -> None:
     rnd = state.round
     devs = len(state.dev_deck)
     events = (state.end_triggered, state.pile_ran_out, state.perms_seen, state.event_card)
-    x = rnd / C.MAX_ROUNDS
+    x = rnd * _S_ROUND
     x = x if x < 1.0 else 1.0
-    a = (size - b_cards) / 23.0
+    a = (size - b_cards) * _S_PILE_A
     a = a if a < 1.0 else 1.0
+    b = b_cards * _S_PILE_B
+    b = b if b < 1.0 else 1.0
+    d = devs * _S_DEV_DECK
+    d = d if d < 1.0 else 1.0
     if events != seen[5]:
         seen[:] = rnd, size, b_cards, top, devs, events
         ended, ran_out, perms, card = events
+        last = len(_PERMS_HOT) - 1
         views[_V_TABLE][:, _OFF_GAME:_OFF_GAME + GAME_BLOCK] = (
             *_PLAYER_COUNT_HOT[state.num_players], x,
             1.0 if ended else 0.0, 1.0 if ran_out else 0.0,
-            *_HOT4[perms if perms < 3 else 3],
-            *_HOT4[_EVENT_INDEX[_CARD_EVENT[card] if card >= 0 else -1]],
-            a, b_cards / 26.0, *_TOP_ROWS[top], devs / 15.0,
+            *_PERMS_HOT[perms if perms < last else last],
+            *_EVENT_HOT[_CARD_EVENT[card] if card >= 0 else -1],
+            a, b, *_TOP_ROWS[top], d,
         )
         return
     flat = views[_V_FLAT]
@@ -284,7 +260,6 @@ def _write_game(state: MiTierraState, views: list) -> None:
     if size != seen[1] or b_cards != seen[2]:
         seen[1] = size
         seen[2] = b_cards
-        b = b_cards / 26.0
         for r in starts:
             flat[r + _G_PILE_A] = a
             flat[r + _G_PILE_B] = b
@@ -295,7 +270,6 @@ def _write_game(state: MiTierraState, views: list) -> None:
             flat[r + _G_TOP:r + _G_TOP + 2 * KNOWN_POSITIONS] = src
     if devs != seen[4]:
         seen[4] = devs
-        d = devs / 15.0
         for r in starts:
             flat[r + _G_DEVS] = d
 
@@ -307,9 +281,9 @@ def _refresh_public(state: MiTierraState, views: list) -> None:
     _write_game(state, views)
     flat = views[_V_FLAT]
     starts = _AT[state.num_players][0]
-    # the Established slots' cards as written (slots 0-3), then the Closing ones (slots 4-7)
+    # the Established slots' cards as written, then the Closing ones
     for shown, cards, first in ((views[_V_SLOTS][0], state.est, 0),
-                                (views[_V_SLOTS][1], state.closing, 4)):
+                                (views[_V_SLOTS][1], state.closing, ESTABLISHED_SLOTS)):
         if shown != cards:
             for m, card in enumerate(cards):
                 if shown[m] != card:
@@ -332,17 +306,27 @@ def _refresh_public(state: MiTierraState, views: list) -> None:
 
 # --- the board: occupants as observer-relative slots, pairs, blocked spaces, Black Market --------
 
+_SPACE = SPEC.block("board")
+_OCCUPANT = _SPACE.field_offset("occupant")
+_PAIR = _SPACE.field_offset("pair")
+_BLOCKED = _SPACE.field_offset("blocked")
+_BOARD_SIZE = _SPACE.size
+
+
 def _empty_board(n: int) -> np.ndarray:
     out = np.zeros(_BOARD_SIZE, dtype=np.float32)
     if n == 2:
         for i in C.BLOCKED_2P:
-            out[i * SPACE_FEATURES + MAX_SEATS + 1] = 1.0
+            out[i * SPACE_FEATURES + _BLOCKED] = 1.0
     return out
 
 
 _EMPTY_BOARD = {n: _empty_board(n) for n in C.PLAYER_COUNTS}
-_BM_BASE = _OFF_BOARD + C.NUM_SPACES * SPACE_FEATURES
-_SPACE_BASE = tuple(_OFF_BOARD + i * SPACE_FEATURES for i in range(C.NUM_SPACES))
+_BM_BASE = SPEC.offset("black_market")
+_S_BM = _factor("black_market", "workers")
+_SPACE_BASE = tuple(SPEC.offset("board", copy=i) for i in range(C.NUM_SPACES))
+_OCCUPANT_BASE = tuple(base + _OCCUPANT for base in _SPACE_BASE)
+_PAIR_AT = tuple(base + _PAIR for base in _SPACE_BASE)
 # _AT[n][q + 1]: where seat q's one-hot slot lies in each observer's row of the views table, as
 # indices into the flat table (observer p's row starts at p * OBS_SIZE); _AT[n][0]: the rows.
 _AT = {n: [tuple(p * OBS_SIZE for p in range(n))]
@@ -363,22 +347,27 @@ def _board_full(state: MiTierraState, views: list) -> None:
         low = bits & -bits
         i = low.bit_length() - 1
         bits ^= low
-        base = _SPACE_BASE[i]
+        base = _OCCUPANT_BASE[i]
         for k in at[owner[i] + 1]:
             flat[base + k] = 1.0
         if pair[i]:
+            base = _PAIR_AT[i]
             for k in at[0]:
-                flat[base + MAX_SEATS + k] = 1.0
+                flat[base + k] = 1.0
     if state.bm_workers:
         _write_black_market(state, views)
 
 
 def _write_black_market(state: MiTierraState, views: list) -> None:
+    """Every observer's Black Market block: the workers there per seat slot."""
     n = state.num_players
+    counts = [0] * n
+    for q in state.bm_workers:
+        counts[q] += 1
     for p, row in enumerate(views[_V_ROWS]):
-        row[_BM_BASE:_BM_BASE + MAX_SEATS] = 0.0
-        for q in state.bm_workers:
-            row[_BM_BASE + (q - p) % n] += 0.2
+        for k in range(n):
+            x = counts[(p + k) % n] * _S_BM
+            row[_BM_BASE + k] = x if x < 1.0 else 1.0
 
 
 def show_space(state: MiTierraState, space: int, old: int, new: int, pair: bool | None) -> None:
@@ -387,7 +376,7 @@ def show_space(state: MiTierraState, space: int, old: int, new: int, pair: bool 
     where the board changes, when `state._views` exists)."""
     flat = state._views[_V_FLAT]
     at = _AT[state.num_players]
-    base = _SPACE_BASE[space]
+    base = _OCCUPANT_BASE[space]
     if old >= 0:
         for k in at[old + 1]:
             flat[base + k] = 0.0
@@ -396,8 +385,9 @@ def show_space(state: MiTierraState, space: int, old: int, new: int, pair: bool 
             flat[base + k] = 1.0
     if pair is not None:
         value = 1.0 if pair else 0.0
+        base = _PAIR_AT[space]
         for k in at[0]:
-            flat[base + MAX_SEATS + k] = value
+            flat[base + k] = value
 
 
 def show_revealed(state: MiTierraState, card: int) -> None:
@@ -416,19 +406,9 @@ def show_black_market(state: MiTierraState) -> None:
 
 # --- the player rows ---------------------------------------------------------------------------
 
-def _scale(field: str, fields: tuple = PLAYER_FIELDS) -> float:
-    """The float32 factor of a field, as a Python float: an int or bool times it, clipped at 1,
-    then stored as float32, equals the float32 product the row builders compute (the double
-    product of a small int and a float32 is exact, so it is rounded once, the same way)."""
-    for name, _, scale in fields:
-        if name == field:
-            return float(np.float32(1.0 / scale))
-    raise KeyError(field)
-
-
-_LOWER_STOP = _LOWER0 + 4
-_CELL_HOT = tuple(6 * c for c in range(C.FARM_CELLS))
-FARM_SIZE = len(_FARM_SCALE)
+_LOWER_STOP = _LOWER0 + C.ZONES[C.Z_LOWER_ROAD].spaces
+_TILE_KINDS = len(C.TILE_NAMES)  # the one-hot width of a farm cell in `farm_tiles`
+assert dict((n, s) for n, s, _ in PLAYER_FIELDS)["farm_tiles"] == C.FARM_CELLS * _TILE_KINDS
 _ALL_PLAYERS = MAX_SEATS * PLAYER_BLOCK
 _P = PLAYER_OFFSETS
 # The fast row's scalar fields as the seat refreshes keep them in a seat's snapshot: those a
@@ -441,54 +421,23 @@ _WORK_FIELDS = (
 _HOLDING_FIELDS = ("money", "score", "cake", "cloth", "peeked_in_order", "peeked_as_set")
 (_AT_OWNED, _AT_HUT, _AT_ON_FARM, _AT_RETIRED, _AT_LOWER, _AT_STUDIES) = (
     _P[f] for f in _WORK_FIELDS)
-(_S_OWNED, _S_HUT, _S_ON_FARM) = (_scale(f) for f in _WORK_FIELDS[:3])
-assert all(_scale(f) == 1.0 for f in _WORK_FIELDS[3:])  # flags
+(_S_OWNED, _S_HUT, _S_ON_FARM) = (_factor("players", f) for f in _WORK_FIELDS[:3])
+assert all(_factor("players", f) == 1.0 for f in _WORK_FIELDS[3:])  # flags
 (_AT_MONEY, _AT_SCORE, _AT_CAKE, _AT_CLOTH, _AT_PEEKED, _AT_PEEKED_SET) = (
     _P[f] for f in _HOLDING_FIELDS)
 (_S_MONEY, _S_SCORE, _S_CAKE, _S_CLOTH, _S_PEEKED, _S_PEEKED_SET) = (
-    _scale(f) for f in _HOLDING_FIELDS)
+    _factor("players", f) for f in _HOLDING_FIELDS)
 _TURN0 = _P["turn_position"]
 _GOODS0 = _P["goods"]
-_GOODS_SCALE = _scale("goods")
+_GOODS_SCALE = _factor("players", "goods")
 _WORKERS0 = _P["farm_workers"]
 _TILES0 = _P["farm_tiles"]
 _ANIMALS0 = _P["farm_animals"]
-_ANIMALS_SCALE = _scale("farm_animals")
+_ANIMALS_SCALE = _factor("players", "farm_animals")
 _COW0 = _P["farm_animal_is_cow"]
 _DEVS0 = _P["development_cards"]
-
-
-def _fast_row(state: MiTierraState, q: int) -> np.ndarray:
-    """Seat q's FAST_FIELDS without is_acting and the money-stamp rank (they depend on other
-    seats), scaled."""
-    turn = [0, 0, 0, 0]
-    turn[state.order.index(q)] = 1
-    lower = q in state.space_owner[_LOWER0:_LOWER_STOP]
-    goods = state.goods[q]
-    money = state.money[q]
-    cake = state.cake[q]
-    cloth = state.cloth[q]
-    workers = state.farm_workers[q]
-    score = money + C.CAKE_VALUE * cake + C.CLOTH_VALUE * cloth + sum(goods) // C.EXCHANGE_RATE
-    row = np.array([
-        1, 0, money, score, *turn, 0, state.owned[q], state.hut[q], sum(workers),
-        state.retired[q], lower, state.studies_used[q], *goods, cake, cloth,
-        len(state.known[q]), len(state.known_set[q]), *workers,
-    ], dtype=np.float32)
-    row *= _FAST_SCALE
-    np.minimum(row, 1.0, out=row)
-    return row
-
-
-def _farm_row(state: MiTierraState, q: int) -> np.ndarray:
-    """Seat q's FARM_FIELDS, scaled."""
-    row = np.zeros(FARM_SIZE, dtype=np.float32)
-    row[[base + t for base, t in zip(_CELL_HOT, state.tiles[q], strict=True)]] = 1.0
-    row[_ANIMALS0 - FAST_SIZE:_COW0 - FAST_SIZE] = state.barn_count[q]
-    row[_COW0 - FAST_SIZE:_DEVS0 - FAST_SIZE] = [k == C.COW for k in state.barn_kind[q]]
-    row[_DEVS0 - FAST_SIZE:] = state.devs[q]
-    row *= _FARM_SCALE
-    return row
+assert all(_factor("players", f) == 1.0 for f in (
+    "farm_workers", "farm_tiles", "farm_animal_is_cow", "development_cards"))  # flags
 
 
 def _blank_snapshot() -> list:
@@ -503,22 +452,11 @@ def _blank_row() -> np.ndarray:
     row[_P["present"]] = 1.0
     row[_TURN0] = 1.0
     for c in range(C.FARM_CELLS):
-        row[_TILES0 + 6 * c + C.EMPTY] = 1.0
+        row[_TILES0 + _TILE_KINDS * c + C.EMPTY] = 1.0
     return row
 
 
 _BLANK_ROW = _blank_row()
-
-
-def reference_rows(state: MiTierraState) -> np.ndarray:
-    """Every seat's rows in seat order built from scratch the plain way (for the tests)."""
-    out = np.zeros(_ALL_PLAYERS, dtype=np.float32)
-    for q in range(state.num_players):
-        base = q * PLAYER_BLOCK
-        out[base:base + FAST_SIZE] = _fast_row(state, q)
-        out[base + FAST_SIZE:base + PLAYER_BLOCK] = _farm_row(state, q)
-    _write_ranks(state, out)
-    return out
 
 
 def _refresh_work(state: MiTierraState, q: int, out: np.ndarray, snap: list) -> None:
@@ -679,8 +617,8 @@ def _refresh_farm(state: MiTierraState, q: int, out: np.ndarray, snap: list) -> 
         at = base + _TILES0
         for c in range(C.FARM_CELLS):
             if tiles[c] != seen[c]:
-                out[at + 6 * c + seen[c]] = 0.0
-                out[at + 6 * c + tiles[c]] = 1.0
+                out[at + _TILE_KINDS * c + seen[c]] = 0.0
+                out[at + _TILE_KINDS * c + tiles[c]] = 1.0
         snap[5] = list(tiles)
     counts = state.barn_count[q]
     kinds = state.barn_kind[q]
@@ -704,7 +642,8 @@ def _write_ranks(state: MiTierraState, out: np.ndarray) -> None:
     """Per seat, the markers above its money marker's stamp (G-08) / 3."""
     stamps = state.stamp
     for q, sq in enumerate(stamps):
-        out[q * PLAYER_BLOCK + _STAMP_RANK] = sum(map(sq.__lt__, stamps)) / 3.0  # r > sq
+        x = sum(map(sq.__lt__, stamps)) * _S_RANK  # r > sq
+        out[q * PLAYER_BLOCK + _STAMP_RANK] = x if x < 1.0 else 1.0
 
 
 def show_hut(state: MiTierraState, q: int) -> None:
@@ -803,17 +742,23 @@ def _players(state: MiTierraState) -> None:
         entry[1] = state.clock
 
 
+_K_IN_ORDER = SPEC.offset("knowledge", "in_order")
+_K_AS_SET = SPEC.offset("knowledge", "as_set")
+_K_DEPTH = SPEC.offset("knowledge", "set_depth")
+_S_DEPTH = _factor("knowledge", "set_depth")
+assert _K_AS_SET - _K_IN_ORDER == KNOWN_POSITIONS * C.NUM_MARKET_CARDS  # one-hot per position
+
+
 def _knowledge(state: MiTierraState, player: int, out: np.ndarray) -> None:
     """The observer's own Clock Tower knowledge: the cards it knows at pile positions 0-3 (top
     first), the cards it knows only as a set, and how deep that set lies."""
-    base = _OFF_KNOWLEDGE
-    out[base:base + _KNOWLEDGE_SIZE] = 0.0
+    out[_OFF_KNOWLEDGE:_OFF_KNOWLEDGE + _KNOWLEDGE_SIZE] = 0.0
     for k, card in enumerate(state.known[player]):
-        out[base + k * C.NUM_MARKET_CARDS + card] = 1.0
-    set_base = base + KNOWN_POSITIONS * C.NUM_MARKET_CARDS
+        out[_K_IN_ORDER + k * C.NUM_MARKET_CARDS + card] = 1.0
     for card in state.known_set[player]:
-        out[set_base + card] = 1.0
-    out[set_base + C.NUM_MARKET_CARDS] = state.known_depth[player] / 4.0
+        out[_K_AS_SET + card] = 1.0
+    x = state.known_depth[player] * _S_DEPTH
+    out[_K_DEPTH] = x if x < 1.0 else 1.0
 
 
 # --- every observer's material -------------------------------------------------------------------
@@ -959,6 +904,12 @@ _C_DEV_TOUCHED = _C["dev_touched_slots"]
 _C_DEV_COST = _C["dev_cost"]
 _C_UPKEEP_DUE = _C["upkeep_due"]
 _DEV_SPOT0 = C.ZONE_FIRST_SPACE[C.Z_DEV]
+_S_SALE_UNITS = _factor("context", "sale_units")
+_S_BM_BUYS = _factor("context", "black_market_buys")
+_S_REORDER_PLACED = _factor("context", "reorder_placed")
+_S_REORDER_LEFT = _factor("context", "reorder_left")
+_S_DEV_COST = _factor("context", "dev_cost")
+_S_UPKEEP = _factor("context", "upkeep_due")
 
 
 def _context(state: MiTierraState, player: int, out: memoryview, d: int) -> None:
@@ -970,25 +921,31 @@ def _context(state: MiTierraState, player: int, out: memoryview, d: int) -> None
         out[_C_SALE_SLOT + state.sale_slot] = 1.0
         for g, units in enumerate(state.sale_units):
             if units:
-                out[_C_SALE_UNITS + g] = units / 5.0 if units < 5 else 1.0
+                x = units * _S_SALE_UNITS
+                out[_C_SALE_UNITS + g] = x if x < 1.0 else 1.0
     elif d == _D_BLACK_MARKET:
-        out[_C_BM_BUYS] = state.bm_buys / 3.0
+        x = state.bm_buys * _S_BM_BUYS
+        out[_C_BM_BUYS] = x if x < 1.0 else 1.0
     elif d == _D_CLOCK_ORDER:
-        out[_C_REORDER_PLACED] = len(state.reorder_done) / 4.0
-        out[_C_REORDER_LEFT] = len(state.reorder_left) / 4.0
+        x = len(state.reorder_done) * _S_REORDER_PLACED
+        out[_C_REORDER_PLACED] = x if x < 1.0 else 1.0
+        x = len(state.reorder_left) * _S_REORDER_LEFT
+        out[_C_REORDER_LEFT] = x if x < 1.0 else 1.0
         if player == state.current_player:  # private: only the reordering player sees it
             known = state.known[player]
             for k, card in enumerate(state.reorder_done):
-                out[_C_PLACED_PRIVATE + 4 * k + known.index(card)] = 1.0
+                out[_C_PLACED_PRIVATE + KNOWN_POSITIONS * k + known.index(card)] = 1.0
             for k, card in enumerate(state.reorder_left):
-                out[_C_LEFT_PRIVATE + 4 * k + known.index(card)] = 1.0
+                out[_C_LEFT_PRIVATE + KNOWN_POSITIONS * k + known.index(card)] = 1.0
     elif d == _D_DEVELOPMENT:
         for slot in C.DEV_SPOT_TOUCHES[state.queue[state.qpos] - _DEV_SPOT0]:
             out[_C_DEV_TOUCHED + slot] = 1.0
-        out[_C_DEV_COST] = state.dev_cost / 4.0
+        x = state.dev_cost * _S_DEV_COST
+        out[_C_DEV_COST] = x if x < 1.0 else 1.0
     elif d == _D_UPKEEP:
         due = max(0, state.owned[state.current_player] - C.FREE_WORKERS) * C.UPKEEP_PER_EXTRA
-        out[_C_UPKEEP_DUE] = due / 4.0
+        x = due * _S_UPKEEP
+        out[_C_UPKEEP_DUE] = x if x < 1.0 else 1.0
 
 
 assert Stage.GAME_OVER == NUM_STAGES - 1

@@ -17,7 +17,7 @@ from huerta.envs.mi_tierra import new_game
 from huerta.envs.mi_tierra.actions import N_ACTIONS, Decision
 from huerta.envs.mi_tierra.decisions import placement_actions_reference
 from huerta.envs.mi_tierra.game import DEFAULT_MAX_STEPS
-from huerta.envs.mi_tierra.observation import reference_rows
+from huerta.envs.mi_tierra.observation_spec import SPEC as OBSERVATION
 from huerta.envs.mi_tierra.scenario import scenario
 from huerta.envs.mi_tierra.state import MiTierraState
 
@@ -131,13 +131,41 @@ def test_cached_observations_equal_a_fresh_computation(n):
             state.apply(legal[rng.integers(len(legal))])
 
 
+@pytest.mark.parametrize("n", PLAYER_COUNTS)
+def test_fast_observation_equals_the_declared_reference(n):
+    """The fast observation (every observer's public part updated in place, the player rows
+    rewritten field by field from the rules' flags, the knowledge and the per-decision values
+    on top) equals the declaration's plain build, `SPEC.reference`, value for value, for every
+    observer after every step, clones included, and in the final position."""
+    for seed in range(games(4, 30)):
+        state = new_game(n, seed=100 + seed)
+        rng = np.random.default_rng(seed)
+        while not state.is_terminal:
+            observers = range(n) if rng.random() < 0.5 else [state.current_player]
+            for p in observers:
+                np.testing.assert_array_equal(state.observe(p), OBSERVATION.reference(state, p))
+            if rng.random() < 0.05:  # a clone builds its own views and plays on alone
+                clone = state.clone()
+                legal = clone.legal_actions()
+                clone.apply(legal[rng.integers(len(legal))])
+                for p in range(n):
+                    np.testing.assert_array_equal(clone.observe(p),
+                                                  OBSERVATION.reference(clone, p))
+            legal = state.legal_actions()
+            # mostly the last listed action (take the option rather than pass)
+            state.apply(legal[-1] if rng.random() < 0.5 else legal[rng.integers(len(legal))])
+        for p in range(n):  # the final position too (no stage, no decision, nobody acting)
+            np.testing.assert_array_equal(state.observe(p), OBSERVATION.reference(state, p))
+
+
 def assert_like_fresh(state, seats):
-    """`seats`' observations, the mask and the PLACE ids equal those of a cache-free copy."""
+    """`seats`' observations, the mask and the PLACE ids equal those of a cache-free copy, and
+    the observations equal the declaration's plain build (`SPEC.reference`)."""
     fresh = MiTierraState.from_dict(state.to_dict())
     for p in seats:
         np.testing.assert_array_equal(state.observe(p), fresh.observe(p))
-    if seats:  # the player rows kept up to date field by field, against the plain build
-        np.testing.assert_array_equal(state._players[0], reference_rows(state))
+        # the rows kept up to date field by field, against the declaration's plain build
+        np.testing.assert_array_equal(state.observe(p), OBSERVATION.reference(state, p))
     mask = state.legal_mask()
     assert not mask.flags.writeable  # masks are shared between states
     np.testing.assert_array_equal(mask, fresh.legal_mask())

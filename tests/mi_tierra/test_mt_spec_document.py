@@ -47,6 +47,7 @@ from huerta.envs.mi_tierra.observation import (
     PLAYER_FIELDS,
     SLICES,
 )
+from huerta.envs.mi_tierra.observation_spec import SPEC as OBSERVATION
 from huerta.envs.mi_tierra.scenario import scenario
 
 N_MIT = 106
@@ -247,12 +248,36 @@ def test_observation_layout_table(doc):
 _fields = SPEC_DOC.fields
 
 
-@pytest.mark.parametrize("name, fields", [
-    ("game_fields", GAME_FIELDS), ("player_fields", PLAYER_FIELDS), ("card_fields", CARD_FIELDS),
-    ("context_fields", CONTEXT_FIELDS),
+@pytest.mark.parametrize("name, block, fields", [
+    ("game_fields", "game", GAME_FIELDS), ("player_fields", "players", PLAYER_FIELDS),
+    ("card_fields", "markets", CARD_FIELDS), ("context_fields", "context", CONTEXT_FIELDS),
+    ("space_fields", "board", None),
 ])
-def test_field_tables(doc, name, fields):
-    assert_fields_match(_fields(doc, name), fields)
+def test_field_tables(doc, name, block, fields):
+    """Each field table lists the declared fields of its block at running offsets, with their
+    divisors and encodings (and the writer's field lists agree with the declaration)."""
+    declared = OBSERVATION.block(block).fields
+    if fields is not None:
+        assert fields == tuple((f.name, f.size, f.scale) for f in declared)
+    assert_fields_match(_fields(doc, name), [(f.name, f.size, f.scale) for f in declared])
+    assert [r["encoding"] for r in parse_table(doc, name)] == [
+        f.encoding.replace("_", "-") for f in declared]
+
+
+def test_smaller_blocks_table(doc):
+    """The table of the smaller blocks places every declared field in the vector."""
+    rows = parse_table(doc, "obs_fields")
+    named = {(r["block"], r["field"]): r for r in rows}
+    blocks = ("black_market", "display", "revealed", "knowledge", "stage", "decision")
+    assert len(rows) == sum(len(OBSERVATION.block(block).fields) for block in blocks)
+    for block in blocks:
+        b = OBSERVATION.block(block)
+        for f in b.fields:
+            r = named[(block, f.name)]
+            assert int(r["offset"].split(" + ")[0]) == OBSERVATION.offset(block, f.name)
+            assert (int(r["size"]), r["encoding"]) == (f.size, f.encoding.replace("_", "-"))
+            if b.count > 1:
+                assert r["offset"].split(" + ")[1].startswith(f"{b.width} ")
 
 
 def test_player_fields_decode_the_observation(doc):
