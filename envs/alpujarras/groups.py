@@ -1,7 +1,8 @@
-"""The groups of state the observation caches separately, each a bit of `state.dirty`.
+"""The parts of an Alpujarras game an action can change, named as the rules name them, one bit each.
 
-`rules.apply` sets the bits of the groups an action can change (a superset); the observation's
-cached vector rewrites only the groups whose bits are set, then clears them (see observation.py).
+`rules.apply` returns the groups an action changed (a superset); the state gathers them in
+`state.dirty`, and the observation's cached vector rewrites only those groups, then clears them
+(see observation.py).
 """
 
 from __future__ import annotations

@@ -35,7 +35,7 @@ from .actions import (
     action_name,
     describe,
 )
-from .goals import GOAL_CHECKS, can_pay_zakat, goal_met, zakat_side
+from .goals import can_pay_zakat, goal_met, zakat_side
 from .groups import G_CHAN, G_FARM, G_POS, G_SEAT, G_TOWN, G_ZARA
 
 if TYPE_CHECKING:
@@ -120,40 +120,49 @@ def gain_options(state: AlpujarrasState, p: int, f: int) -> list[int]:
     return [t for t in _T if counts[t] and fruit[t] < C.FRUIT_CAP and t != forbidden]
 
 
-def can_deliver(state: AlpujarrasState, p: int, town: int, slot: int) -> bool:
-    """ALP-38, ZARA-10: a farmer in the town's farmland, enough fruit of the token's kind, and in
-    the solo game a kind not delivered before."""
-    tokens = state.towns[town]
-    if slot >= len(tokens) or not state.farmers[p][town]:
-        return False
-    tok = tokens[slot]
-    kind = tok // 10
-    if state.fruit[p][kind] < tok % 10:
-        return False
-    return not (state.solo and any(t // 10 == kind for t in state.tokens[p]))
+def deliverable_tokens(state: AlpujarrasState, p: int) -> list[tuple[int, int]]:
+    """ALP-38, ZARA-10: the (town, slot) tokens p can deliver now: a farmer in the town's
+    farmland, enough fruit of the token's kind, and in the solo game a kind not delivered
+    before."""
+    farmers = state.farmers[p]
+    fruit = state.fruit[p]
+    delivered = {t // 10 for t in state.tokens[p]} if state.solo else ()
+    found = []
+    for town, tokens in enumerate(state.towns):
+        if farmers[town]:
+            for slot, token in enumerate(tokens):
+                kind = token // 10
+                if fruit[kind] >= token % 10 and kind not in delivered:
+                    found.append((town, slot))
+    return found
 
 
-def can_complete_goal(state: AlpujarrasState, p: int, card: int) -> bool:
-    """ALP-48, ALP-49: card not yet completed by p, its goal met now, and a farmer to put on it."""
-    side = state.goal_sides[card]
-    if side < 0 or state.goals_done[p][card]:
-        return False
-    if state.supply[p] == 0 and not _has_farmland_farmer(state, p):
-        return False
-    return goal_met(state, p, C.card_goal(card, side))
+def completable_goals(state: AlpujarrasState, p: int) -> list[int]:
+    """ALP-48, ALP-49: the goal cards p can complete now: not yet completed by p, its goal met,
+    and a farmer to put on it (from the supply or a farmland)."""
+    if not state.supply[p] and not _has_farmland_farmer(state, p):
+        return []
+    sides = state.goal_sides
+    done = state.goals_done[p]
+    return [card for card in range(C.NUM_GOAL_CARDS)
+            if sides[card] >= 0 and not done[card]
+            and goal_met(state, p, C.card_goal(card, sides[card]))]
 
 
-def _card_legal(state: AlpujarrasState, p: int, card: int) -> bool:
-    if state.solo:
-        return not state.harvest_left and not state.zakat_paid[card] and can_pay_zakat(state, card)
-    return can_complete_goal(state, p, card)
+def payable_zakats(state: AlpujarrasState) -> list[int]:
+    """ZARA-09, ZG-16: the zakat cards the solo player can pay now: not paid yet and affordable,
+    and only once the harvest is done."""
+    if state.harvest_left:
+        return []
+    paid = state.zakat_paid
+    return [card for card in range(C.NUM_GOAL_CARDS)
+            if not paid[card] and can_pay_zakat(state, card)]
 
 
 # --- the mask ---------------------------------------------------------------------------------
 
 _CAP = C.FRUIT_CAP
 _CHANNEL_REQUIRES = tuple(ch.requires for ch in C.CHANNELS)
-_GOAL_CHECKS = GOAL_CHECKS
 _NO_ACTIONS = memoryview(bytes(N_ACTIONS))
 _ONES = memoryview(bytes([1]) * N_ACTIONS)
 _FARMLANDS = slice(FARMLAND0, FARMLAND0 + C.NUM_FARMLANDS)
@@ -224,17 +233,11 @@ def write_legal_mask(state: AlpujarrasState, mask: np.ndarray) -> None:
 
 
 def _action_mask(state: AlpujarrasState, p: int, m: memoryview) -> None:
-    """The ACTION phase: the visit's icons and duties, the noria spends and END_TURN (the same
-    conditions as `_place_possible`, `can_deliver`, `_card_legal` and friends, inlined)."""
+    """The ACTION phase: the visit's icons and duties, the noria spends and END_TURN."""
     farmers = state.farmers[p]
     has_farmer = any(farmers)
-    if state.pend_place:
-        if state.supply[p] > 0:
-            m[DO_PLACE] = 1
-        else:
-            target = state.place_target
-            if any(farmers[f] for f in _F if f != target):
-                m[DO_PLACE] = 1
+    if state.pend_place and _place_possible(state, p):
+        m[DO_PLACE] = 1
     if state.pend_move and has_farmer:
         m[DO_MOVE] = 1
     if state.pend_norias:
@@ -256,32 +259,17 @@ def _action_mask(state: AlpujarrasState, p: int, m: memoryview) -> None:
     solo = state.solo
     duty = False
     if state.market_left and has_farmer:
-        towns = state.towns
-        kinds = {t // 10 for t in state.tokens[p]} if solo else ()
-        for w in range(C.NUM_TOWNS):
-            if not farmers[w]:
-                continue
-            base = DELIVER0 + w * _SLOTS
-            for slot, tok in enumerate(towns[w]):
-                kind = tok // 10
-                if fruit[kind] >= tok % 10 and kind not in kinds:
-                    m[base + slot] = 1
-                    duty = True
+        for town, slot in deliverable_tokens(state, p):
+            m[DELIVER0 + town * _SLOTS + slot] = 1
+            duty = True
     if state.card_left:
         if solo:
-            if not state.harvest_left:
-                paid = state.zakat_paid
-                for i in range(C.NUM_GOAL_CARDS):
-                    if not paid[i] and can_pay_zakat(state, i):
-                        m[CARD0 + i] = 1
-                        duty = True
-        elif state.supply[p] or has_farmer:
-            sides = state.goal_sides
-            done = state.goals_done[p]
-            for i in range(C.NUM_GOAL_CARDS):
-                side = sides[i]
-                if side >= 0 and not done[i] and _GOAL_CHECKS[2 * i + side](state, p):
-                    m[CARD0 + i] = 1
+            for card in payable_zakats(state):
+                m[CARD0 + card] = 1
+                duty = True
+        else:
+            for card in completable_goals(state, p):
+                m[CARD0 + card] = 1
     norias = state.norias[p]
     if norias:
         if state.supply[p]:
@@ -299,8 +287,12 @@ def _action_mask(state: AlpujarrasState, p: int, m: memoryview) -> None:
 
 # --- transitions ------------------------------------------------------------------------------
 
-def apply(state: AlpujarrasState, action: int) -> None:
-    """Carry out `action` for the current player, or raise `IllegalActionError` (no change)."""
+def apply(state: AlpujarrasState, action: int) -> int:
+    """Carry out `action` for the current player and return the groups of the game it changed
+    (groups.py: positions, farmlands, towns, channels, Zara, each seat's holdings; a superset),
+    or raise `IllegalActionError` (no change). The rules keep no cache of their own beyond the
+    legal mask, which `state.apply` marks stale; whatever derives views of the state reads the
+    groups."""
     if type(action) is not int:  # numpy integers pass; bools, floats, strings... are refused
         action = check_action(action, N_ACTIONS)
     if state._mask_version != state.version:  # state.legal_mask(), inlined
@@ -311,12 +303,12 @@ def apply(state: AlpujarrasState, action: int) -> None:
     phase = state.phase
     p = state.current_player
     state.steps += 1
-    state.version += 1
-    # the two commonest decisions take a short way (the same groups as `_touch` marks)
+    # the two commonest decisions take a short way (the same groups as `_touched` names)
     if phase == _P_MOVE:
         # the mule moves; a dirhem icon pays at once; a solo double turn may be spent
         bits = G_POS | G_SEAT[p] if state.track.pays[action] else G_POS
-        state.dirty |= bits | G_ZARA if state.solo else bits
+        if state.solo:
+            bits |= G_ZARA
         turns.arrive(state, p, action)
     elif action == END_TURN and phase == _P_ACTION:
         # the next piece to act and the die move; the actor's holdings change only by the end-
@@ -330,13 +322,13 @@ def apply(state: AlpujarrasState, action: int) -> None:
             bits = G_POS | G_SEAT[p]
         else:
             bits = G_POS
-        state.dirty |= bits
         turns.end_turn(state)
     else:
-        _touch(state, phase, action, p)
+        bits = _touched(state, phase, action, p)
         _transition(state, phase, p, action)
     if state.terminal:
-        state.dirty |= G_FARM  # the harvest hints go to zero once the game is over
+        bits |= G_FARM  # the harvest hints go to zero once the game is over
+    return bits
 
 
 def _transition(state: AlpujarrasState, phase: int, p: int, action: int) -> None:
@@ -381,9 +373,9 @@ def _transition(state: AlpujarrasState, phase: int, p: int, action: int) -> None
         _end_chain(state)
 
 
-def _touch(state: AlpujarrasState, phase: int, action: int, p: int) -> None:
-    """Mark the observation groups `action` can change (a superset: the cache then rewrites
-    them). Only END_TURN reaches other seats, the die and Zara."""
+def _touched(state: AlpujarrasState, phase: int, action: int, p: int) -> int:
+    """The groups `action` can change, judged before it is carried out (a superset). Only
+    END_TURN reaches other seats, the die and Zara."""
     bits = 0
     if phase == _P_ACTION:
         if action == END_TURN:
@@ -394,11 +386,9 @@ def _touch(state: AlpujarrasState, phase: int, action: int, p: int) -> None:
             if state.solo:
                 bits |= G_FARM | G_TOWN | G_ZARA
             elif not state.harvest_left and not state.track.is_end[state.pos[p]]:
-                state.dirty |= bits
-                return
+                return bits
         if action in (DO_PLACE, DO_MOVE):
-            state.dirty |= bits
-            return  # only the turn context changes
+            return bits  # only the turn context changes
         if CHANNEL0 <= action < DELIVER0:
             bits |= G_FARM | G_CHAN
         elif DELIVER0 <= action < CARD0:
@@ -410,14 +400,13 @@ def _touch(state: AlpujarrasState, phase: int, action: int, p: int) -> None:
         if state.solo:
             bits |= G_ZARA  # a double turn
         elif not state.track.pays[action]:
-            state.dirty |= bits
-            return  # nothing is paid on arrival
+            return bits  # nothing is paid on arrival
     elif phase == _P_SWAP_RETURN or (phase == _P_MOVE_SOURCE and state.forced_dst < 0):
-        return  # only the turn context changes
+        return 0  # only the turn context changes
     elif phase in (_P_PLACE_FARMLAND, _P_MOVE_SOURCE, _P_MOVE_TARGET,
                    _P_GOAL_FARMER, _P_ZAKAT_FARMER):
         bits = G_FARM | G_ZARA
-    state.dirty |= bits | G_SEAT[p]
+    return bits | G_SEAT[p]
 
 
 def _apply_action(state: AlpujarrasState, p: int, action: int) -> None:

@@ -64,8 +64,8 @@ class AlpujarrasState(SlottedState):
     def __init__(self) -> None:
         self.track: tuple[C.Space, ...] = ()
         self.version = 0  # bumped by every action: the mask cache key
-        # the observation groups (groups.G_*) changed since the cache last looked: set by
-        # rules.apply, cleared by observation.observe
+        # the groups (groups.G_*) changed since the observation cache last looked: what
+        # rules.apply reports, gathered by `apply`, cleared by observation.observe
         self.dirty = ALL_GROUPS
         self._mask = np.zeros(N_ACTIONS, dtype=bool)
         self._mask_view = rules.mask_view(self._mask)  # what rules.write_legal_mask writes
@@ -116,8 +116,10 @@ class AlpujarrasState(SlottedState):
             self._mask_version = self.version
         return self._mask
 
-    # rules.apply(state, action): carry out `action` or raise IllegalActionError (bound directly)
-    apply = rules.apply
+    def apply(self, action: int) -> None:
+        touched = rules.apply(self, action)  # raises, changing nothing, if `action` is illegal
+        self.version += 1
+        self.dirty |= touched  # observation.py rewrites these groups when next asked
 
     def scores(self) -> list[int]:
         """ALP-66 per seat; in the solo game the one player's score (Zara's is `zara_score`)."""
