@@ -25,6 +25,10 @@ class GameState(abc.ABC):
     agent decisions taken so far (sub-decisions included).
     """
 
+    # no __dict__: a misspelt field assignment on a slotted state raises instead of being
+    # silently dropped by clones and records
+    __slots__ = ()
+
     num_players: int
     current_player: int
     steps: int

@@ -312,3 +312,14 @@ def test_a_clone_written_by_hand_stays_and_subclasses_get_their_own():
     assert Own.from_dict(data).clone() == "by hand" and Below.from_dict(data).clone() == "by hand"
     clone = Sub.from_dict(data).clone()
     assert type(clone) is Sub and clone == Sub.from_dict(data) and clone.cache == "cloned"
+
+
+def test_a_misspelt_field_is_refused_not_dropped():
+    """States have no __dict__: assigning a field that is not declared raises at once, instead
+    of being lost silently by the next clone or record."""
+    from huerta.envs.core.registry import game_names, get_game
+
+    for name in game_names():
+        state = get_game(name).new_game(2, seed=0)
+        with pytest.raises(AttributeError):
+            state.fruites = []  # a typo of a real field
