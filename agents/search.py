@@ -170,6 +170,9 @@ class SearchAgent(Agent):
             per = max(self.min_samples, self.simulations // (len(alive) * rounds))
             out_of_time = False
             for _ in range(per):
+                if time.perf_counter() >= deadline:  # the heuristic's own choice took it all
+                    out_of_time = True
+                    break
                 state = view.determinize(self.rng)
                 seed = int(self.rng.integers(2**31))
                 for action in alive:  # every candidate on the same sample: paired results

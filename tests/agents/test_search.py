@@ -154,3 +154,14 @@ def test_codes_and_defaults():
     with pytest.raises(InvalidConfigError, match="no search agent for game"):
         SearchAgent(game="chess")
     assert np.isfinite(SearchAgent(game="alpujarras").scale)
+
+
+def test_a_budget_spent_by_the_heuristic_leaves_its_choice(monkeypatch):
+    """When the heuristic's own decision already used the whole budget, no simulation starts
+    and the agent plays the heuristic's choice."""
+    agent = SearchAgent(seed=1, game="finca", simulations=100, seconds=1e-9)
+    monkeypatch.setattr(agent, "_simulate", lambda *args: pytest.fail("a simulation started"))
+    plain = make_heuristic("finca", seed=1)
+    record = play_game("finca", [agent, plain], seed=5, max_steps=60)[0]
+    assert record.actions, "the game was played"
+    assert agent.last_stats["simulations"] == 0
