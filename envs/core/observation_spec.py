@@ -50,6 +50,11 @@ class Field:
         if self.size < 1 or len(scales) != self.size or min(scales) <= 0:
             raise ValueError(f"field {self.name!r}: size and scales must be positive, one "
                              "scale or one per value")
+        factor = (np.array([1.0 / x for x in scales], dtype=np.float32)
+                  if self.encoding == "value" else np.ones(self.size, dtype=np.float32))
+        factor.flags.writeable = False
+        object.__setattr__(self, "_factor", factor)  # computed once: the reference is a loop
+        object.__setattr__(self, "_single", float(factor[0]) if self.size == 1 else None)
 
     @property
     def scales(self) -> tuple[float, ...]:
@@ -61,13 +66,17 @@ class Field:
     @property
     def factor(self) -> np.ndarray:
         """The float32 factor each raw value is multiplied by (1 for one-hot fields)."""
-        if self.encoding != "value":
-            return np.ones(self.size, dtype=np.float32)
-        return np.array([1.0 / x for x in self.scales], dtype=np.float32)
+        return self._factor
 
     def encode(self, raw: Any, out: np.ndarray) -> None:
         """Write the encoding of `raw` into `out` (a zeroed float32 view of this field)."""
         if self.encoding == "value":
+            if self._single is not None and type(raw) is int and -(2**24) <= raw <= 2**24:
+                # one small int: its product with the float32 factor is exact in a double, so
+                # storing it rounds once, as numpy's float32 product does
+                x = raw * self._single
+                out[0] = x if x < 1.0 else 1.0
+                return
             values = np.asarray(raw, dtype=np.float32).reshape(-1)
             if values.size != self.size:
                 raise ValueError(f"field {self.name!r} read {values.size} values, not {self.size}")
@@ -107,10 +116,13 @@ class Block:
     subjects: Callable[[Any, int], Sequence[Any]] | None = None
     copy_label: str = ""  # what one copy stands for in the tables ("seat slot", "community")
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_width", sum(f.size for f in self.fields))
+
     @property
     def width(self) -> int:
         """The values of one copy."""
-        return sum(f.size for f in self.fields)
+        return self._width
 
     @property
     def size(self) -> int:
