@@ -15,9 +15,10 @@ observation.py a maintainer runs
     .venv/bin/python scripts/alpujarras_tables.py --write    # rewrite the blocks in the document
     .venv/bin/python scripts/alpujarras_tables.py --check    # exit 1 if the document is stale
 
-Descriptions the code cannot supply (what an action means, what an observation field holds) live
-here, keyed by name: a new action kind, phase, block or field without a description makes this
-script fail, so the document cannot silently fall behind.
+Descriptions the code cannot supply (what an action means, what a phase decides) live here, keyed
+by name: a new action kind or phase without a description makes this script fail, so the document
+cannot silently fall behind. The observation tables come whole from the declaration
+(envs/alpujarras/observation_spec.py), which states every block's and field's meaning itself.
 
 The markers, the markdown helpers, --write/--check and the command line are shared with the
 other games' scripts in scripts/spec_tables.py (imported from this script's own folder, see
@@ -34,12 +35,17 @@ from pathlib import Path
 from huerta.envs.alpujarras import components as C
 from huerta.envs.alpujarras.actions import N_ACTIONS, Phase, action_name
 from huerta.envs.alpujarras.game import DEFAULT_MAX_STEPS
-from huerta.envs.alpujarras.observation import BLOCKS, OBS_LAYOUT, OBS_SIZE
+from huerta.envs.alpujarras.observation_spec import SPEC, STEP_SCALE
 
 _HERE = str(Path(__file__).resolve().parent)
 if _HERE not in sys.path:  # scripts/ is not a package; see scripts/spec_tables.py
     sys.path.insert(0, _HERE)
-from spec_tables import SpecTables, num, table  # noqa: E402
+from spec_tables import (  # noqa: E402
+    SpecTables,
+    observation_fields_table,
+    observation_layout_table,
+    table,
+)
 
 
 def _fruits(kinds: tuple[int, ...]) -> str:
@@ -307,153 +313,17 @@ def transitions_table() -> list[str]:
     return table(("from", "action", "to", "when"), rows)
 
 
-# --- observation ------------------------------------------------------------------------------
-
-_BLOCKS: dict[str, str] = {
-    "phase": "one-hot of the decision phase (MOVE ... SWAP_GAIN); all zero once the game is over",
-    "game_meta": "player count, solo flag, track side, steps so far, progress of the rearmost "
-    "mule",
-    "turn": "the visit and the sub-decision chain in progress (all zero in MOVE)",
-    "track": "46 target spaces x the space facts (zero beyond the track's end); static per game",
-    "channel_facts": "15 channel spaces x shape, farmlands and reward; static",
-    "farmland_facts": "5 farmlands x primary fruit and printed fields; static",
-    "occupancy": "46 spaces x [seat slots 0-3 (observer first), die]",
-    "pieces": "4 seat slots x the mule's position",
-    "die": "the die (2 players, or Zara's in the solo game)",
-    "farmlands": "5 farmlands x farmers by seat slot, Zara's farmers, crop fields",
-    "towns": "5 towns x town farmers by seat slot, tokens, award token",
-    "channels": "15 channel spaces x [filled, open to irrigation now]",
-    "crop_bag": "crop tokens left in the bag per fruit (its composition, never its order)",
-    "goals": "5 goal cards x goal shown, reward, who completed it (zero in the solo game)",
-    "players": "4 seat slots x holdings (slot 0 = observer; absent seats zero)",
-    "zara": "Zara's supply, dirhems, score and tokens (zero in multiplayer)",
-    "zakats": "5 zakat cards x side, paid, cost (zero in multiplayer)",
-    "solo": "double turns left and the fruit kinds already delivered (zero in multiplayer)",
-}
-
-_FIELD_TEXT: dict[str, str] = {
-    "phase.phase": "decision phase one-hot",
-    "game_meta.player_count": "one-hot of 1 (solo), 2, 3, 4 players",
-    "game_meta.solo": "1 in the solo game",
-    "game_meta.four_player_side": "1 when the 4-player track sides are used",
-    "game_meta.steps": f"agent steps so far (truncation at {DEFAULT_MAX_STEPS})",
-    "game_meta.progress": "space index + 1 of the rearmost mule",
-    "turn.place_left": "place icons left on the space",
-    "turn.place_farmland": "farmland a coloured place icon names",
-    "turn.place_two": "the place icon is 'place 2 farmers'",
-    "turn.move_left": "move icon left",
-    "turn.irrigate_left": "irrigate icon left",
-    "turn.norias_left": "noria icons left",
-    "turn.fruit_left": "fruit icons left",
-    "turn.market_open": "a delivery is still possible (solo: still due)",
-    "turn.harvest_open": "the harvest is not done yet",
-    "turn.card_open": "a goal (solo: a zakat) is still open this visit",
-    "turn.p2_first_farmland": "farmland of the first 'place 2' placement",
-    "turn.p2_first_fruit": "fruit of the first 'place 2' placement",
-    "turn.p2_second": "the chain in progress is the second 'place 2' placement",
-    "turn.chain": "what started the chain: place icon, move icon, noria place, noria move, "
-    "noria swap, goal, zakat",
-    "turn.noria_spend": "norias spent for the chain (1-5)",
-    "turn.farmland_chosen": "farmland the fruit is gained for",
-    "turn.move_source": "farmland the moving farmer left",
-    "turn.forced_farmland": "farmland a coloured icon forces",
-    "turn.swap_returned": "fruit returned for the swap",
-    "turn.card_pending": "card waiting for its farmer",
-    "track.exists": "1 for a space of this side of the tracks",
-    "track.standard": "standard space",
-    "track.market": "market space",
-    "track.harvest": "harvest space",
-    "track.end": "end space",
-    "track.place": "farmers to place (P = 1, P2 = 2)",
-    "track.place_farmland": "farmland a coloured place icon names",
-    "track.place_two": "place 2 farmers",
-    "track.move": "move icons",
-    "track.irrigate": "irrigate icons",
-    "track.norias": "noria icons",
-    "track.fruit": "fruit icons",
-    "track.dirhems": "dirhem icons",
-    "track.end_ratio": "fruit per dirhem of an end space",
-    "channel_facts.t_shape": "T-shaped space",
-    "channel_facts.farmlands": "the two farmlands it touches",
-    "channel_facts.field_farmland": "farmland of the empty field it leads to",
-    "channel_facts.dirhem": "covers a dirhem",
-    "farmland_facts.primary": "primary fruit one-hot",
-    "farmland_facts.printed_fields": "printed fields per fruit",
-    "occupancy.seat_slots": "mule of seat slot k on the space",
-    "occupancy.die": "the die on the space",
-    "pieces.present": "1 if the seat exists",
-    "pieces.position": "space index + 1 (0 = start spots)",
-    "pieces.spot": "spot in the space (arrival order)",
-    "pieces.on_end": "on the end track",
-    "pieces.is_acting": "this seat acts now",
-    "die.present": "the die is in play",
-    "die.position": "space index + 1 (0 = start spots)",
-    "die.spot": "spot in the space",
-    "die.on_end": "on the end track",
-    "farmlands.farmers": "farmers of seat slots 0-3",
-    "farmlands.zara_farmers": "Zara's farmers",
-    "farmlands.crops": "crop tokens per fruit on its fields",
-    "farmlands.empty_fields": "fields still empty",
-    "farmlands.observer_would_harvest": "a harvest by the observer now would pay it",
-    "farmlands.zara_mule": "Zara's mule is here",
-    "towns.farmers": "town farmers of seat slots 0-3",
-    "towns.tokens": "tokens per (fruit, value 2-5), index 4 x fruit + value - 2",
-    "towns.award": "award token green / red / gone one-hot",
-    "towns.award_values": "dirhems of the next award (green side, red side)",
-    "channels.filled": "holds a channel token",
-    "channels.open": "touches the water and is empty",
-    "crop_bag.crops_left": "crop tokens of each fruit in the bag",
-    "goals.goal": "goal id shown (0-9) one-hot",
-    "goals.reward": "dirhems the goal pays",
-    "goals.done_by": "completed by seat slot k",
-    "goals.observer_meets_it": "the observer meets the requirement now",
-    "players.present": "1 if the seat exists",
-    "players.fruit": "fruit per kind",
-    "players.norias": "norias",
-    "players.dirhems": "dirhems (coins)",
-    "players.supply": "farmers in supply",
-    "players.farmland_farmers": "farmers in farmlands",
-    "players.town_farmers": "farmers in towns",
-    "players.card_farmers": "farmers on goal cards",
-    "players.tokens": "delivery tokens per (fruit, value 2-5)",
-    "players.market_actions": "deliveries made",
-    "players.goals_completed": "goals completed",
-    "players.score": "current score (ALP-66)",
-    "zara.zara_supply": "Zara's farmers in supply",
-    "zara.zara_dirhems": "Zara's dirhems",
-    "zara.zara_score": "Zara's score (ZARA-21)",
-    "zara.zara_tokens": "Zara's tokens per (fruit, value 2-5)",
-    "zakats.star_side": "the star side is up",
-    "zakats.paid": "paid",
-    "zakats.fruits": "fruit asked per kind",
-    "zakats.norias": "norias asked",
-    "zakats.dirhems": "dirhems asked",
-    "zakats.farmer": "a farmland farmer back to supply",
-    "zakats.payable_now": "unpaid and the player holds its cost",
-    "solo.double_turns": "double turns left",
-    "solo.delivered_kinds": "fruit kinds the player has delivered",
-}
-
+# --- observation (every text and number from the declaration, observation_spec.py) ------------
 
 def obs_layout_table() -> list[str]:
-    """OBS_LAYOUT of observation.py with a description per block."""
-    repeats = {name: r for name, r, _ in BLOCKS}
-    rows = [(f"`{name}`", off, size, repeats[name], _BLOCKS[name])
-            for name, off, size in OBS_LAYOUT]
-    rows.append(("**total**", "", OBS_SIZE, "", "float32, every value in [0, 1]"))
-    return table(("block", "offset", "size", "repeats", "contents"), rows)
+    """The blocks of the observation, as declared."""
+    return observation_layout_table(SPEC)
 
 
 def obs_fields_table() -> list[str]:
-    """The fields of one repeat of every block, with their divisors."""
-    rows = []
-    for name, _, fields in BLOCKS:
-        offset = 0
-        for field, size, scale in fields:
-            rows.append((f"`{name}`", f"`{field}`", offset, size, num(scale),
-                         _FIELD_TEXT[f"{name}.{field}"]))
-            offset += size
-    return table(("block", "field", "offset in repeat", "size", "divided by", "contents"), rows)
+    """Every field of every block, with its offset (first copy + stride per copy), size, divisor,
+    encoding and meaning, as declared."""
+    return observation_fields_table(SPEC, [name for name, _, _ in SPEC.layout])
 
 
 TABLES: dict[str, Callable[[], list[str]]] = {
@@ -477,7 +347,8 @@ TABLES: dict[str, Callable[[], list[str]]] = {
 
 assert set(_ACTION_KINDS) == {action_kind(a)[0] for a in range(N_ACTIONS)}
 assert set(_PHASES) == {p.name for p in Phase}
-assert set(_BLOCKS) == {name for name, _, _ in BLOCKS}
+# game_meta.steps's meaning names the default truncation as its scale
+assert STEP_SCALE == DEFAULT_MAX_STEPS
 
 
 GENERATED = SpecTables.for_game("alpujarras", TABLES, __doc__)

@@ -15,6 +15,7 @@ from . import components as C
 from . import turns
 from .actions import N_ACTIONS, Phase
 from .observation import OBS_LAYOUT, OBS_SIZE
+from .observation_spec import SPEC as OBSERVATION_SPEC
 from .state import AlpujarrasState
 
 DEFAULT_MAX_STEPS = 3000  # G-30: agent steps (sub-decisions included) before truncation
@@ -214,6 +215,7 @@ SPEC = GameSpec(
     default_max_steps=DEFAULT_MAX_STEPS,
     options={"double_turns": C.DOUBLE_TURNS_RANGE, "star_sides": C.STAR_SIDES_RANGE},
     observation_layout=OBS_LAYOUT,
+    observation_spec=OBSERVATION_SPEC,
     render_modes=("human", "ansi", "rgb_array"),
     title="Alpujarras",
     gym_id="huerta/Alpujarras-v0",

@@ -1,452 +1,217 @@
-"""Alpujarras's observation: one float32 vector of 1941 values in [0, 1], from the observer's seat.
+"""Alpujarras's observation written fast: the vector that `observation_spec.SPEC` declares (1941
+values in [0, 1], from the observer's seat), equal value for value to `SPEC.reference`.
 
-Seat data is rotated so that slot 0 is the observer and slot 1 the next seat; absent seats are
-zero. Everything on the table is public (G-28): positions, farmers, fields, channels, tokens,
-awards, goals, every player's holdings and, in the solo game, Zara's state and the zakat cards.
-The crop bag appears only as its composition (never its draw order) and future die rolls never
-appear. `OBS_LAYOUT` lists the named blocks (name, offset, size); the `*_FIELDS` tables name the
-values inside each repeated block; seeds/alpujarras.md documents both (generated from here).
+What the vector holds, and what each value means, is declared in observation_spec.py; this
+module is the speed layer only. Every index it writes at is an offset of the declaration
+(`SPEC.offset(block, field, copy)` or a field's offset in its block), and every scaled value is
+the declared field's float32 factor times the raw value, clipped at 1 (from tables of exactly
+those values), so the fast vector equals the declaration's plain build; the tests compare the two
+after every step of random games.
 
-Speed (the fast path at the end of this module): each state keeps one canonical vector, written
-group by group (positions, farmlands, towns, channels, each seat, the solo blocks) only where an
-action changed something, and every observer's vector is a copy of it (observer 0) or one gather
-through a fixed index (the others). A new game's vector starts from a per-seat-count template.
-`material_part` computes the same values from scratch; the tests compare the two after every step
-of random games.
+Speed (below): each state keeps one canonical vector, written group by group (positions,
+farmlands, towns, channels, each seat, the solo blocks) only where an action changed something,
+and every observer's vector is a copy of it (observer 0) or one gather through a fixed index (the
+others). A new game's vector starts from a per-seat-count template.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from functools import lru_cache
+from functools import cache, lru_cache
+from types import SimpleNamespace
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from . import components as C
-from . import effects, turns
-from .actions import NUM_DECISION_PHASES, Chain, Phase
-from .goals import GOAL_CHECKS, ZAKAT_FRUIT, can_pay_zakat, goal_met, zakat_side
+from . import effects
+from .actions import NUM_DECISION_PHASES, Phase
+from .goals import GOAL_CHECKS, ZAKAT_FRUIT
 from .groups import G_CHAN, G_FARM, G_POS, G_SEAT, G_TOWN, G_ZARA
+from .observation_spec import DIRHEM_SCALE, MAX_SEATS, SPEC, STEP_SCALE, TOKEN_GRID, S
 
 if TYPE_CHECKING:
     from .state import AlpujarrasState
 
-MAX_SEATS = C.MAX_SEATS
-S = C.MAX_SPACES
-STEP_SCALE = 3000.0
-DIRHEM_SCALE = 60.0
+__all__ = ["DIRHEM_SCALE", "MAX_SEATS", "OBS_LAYOUT", "OBS_SIZE", "SLICES", "SPEC", "STEP_SCALE",
+           "TOKEN_GRID", "observe", "write_observation"]
 
-Fields = tuple[tuple[str, int, float], ...]
-
-META_FIELDS: Fields = (
-    ("player_count", 4, 1.0), ("solo", 1, 1.0), ("four_player_side", 1, 1.0),
-    ("steps", 1, STEP_SCALE), ("progress", 1, float(S)),
-)
-TURN_FIELDS: Fields = (
-    ("place_left", 1, 2.0), ("place_farmland", C.NUM_FARMLANDS, 1.0), ("place_two", 1, 1.0),
-    ("move_left", 1, 1.0), ("irrigate_left", 1, 1.0), ("norias_left", 1, 2.0),
-    ("fruit_left", 1, 2.0), ("market_open", 1, 1.0), ("harvest_open", 1, 1.0),
-    ("card_open", 1, 1.0), ("p2_first_farmland", C.NUM_FARMLANDS, 1.0),
-    ("p2_first_fruit", C.NUM_FRUITS, 1.0), ("p2_second", 1, 1.0),
-    ("chain", len(Chain) - 1, 1.0), ("noria_spend", 5, 1.0),
-    ("farmland_chosen", C.NUM_FARMLANDS, 1.0), ("move_source", C.NUM_FARMLANDS, 1.0),
-    ("forced_farmland", C.NUM_FARMLANDS, 1.0), ("swap_returned", C.NUM_FRUITS, 1.0),
-    ("card_pending", C.NUM_GOAL_CARDS, 1.0),
-)
-SPACE_FIELDS: Fields = (
-    ("exists", 1, 1.0), ("standard", 1, 1.0), ("market", 1, 1.0), ("harvest", 1, 1.0),
-    ("end", 1, 1.0), ("place", 1, 2.0), ("place_farmland", C.NUM_FARMLANDS, 1.0),
-    ("place_two", 1, 1.0), ("move", 1, 1.0), ("irrigate", 1, 1.0), ("norias", 1, 2.0),
-    ("fruit", 1, 2.0), ("dirhems", 1, 2.0), ("end_ratio", 1, 6.0),
-)
-CHANNEL_FACT_FIELDS: Fields = (
-    ("t_shape", 1, 1.0), ("farmlands", C.NUM_FARMLANDS, 1.0),
-    ("field_farmland", C.NUM_FARMLANDS, 1.0), ("dirhem", 1, 1.0),
-)
-FARMLAND_FACT_FIELDS: Fields = (
-    ("primary", C.NUM_FRUITS, 1.0), ("printed_fields", C.NUM_FRUITS, 3.0),
-)
-OCCUPANCY_FIELDS: Fields = (("seat_slots", MAX_SEATS, 1.0), ("die", 1, 1.0))
-PIECE_FIELDS: Fields = (
-    ("present", 1, 1.0), ("position", 1, float(S)), ("spot", 1, 4.0), ("on_end", 1, 1.0),
-    ("is_acting", 1, 1.0),
-)
-DIE_FIELDS: Fields = (
-    ("present", 1, 1.0), ("position", 1, float(S)), ("spot", 1, 4.0), ("on_end", 1, 1.0),
-)
-FARMLAND_FIELDS: Fields = (
-    ("farmers", MAX_SEATS, 15.0), ("zara_farmers", 1, 15.0), ("crops", C.NUM_FRUITS, 2.0),
-    ("empty_fields", 1, 2.0), ("observer_would_harvest", 1, 1.0), ("zara_mule", 1, 1.0),
-)
-TOKEN_GRID = C.NUM_FRUITS * len(C.TOKEN_VALUE_RANGE)  # fruit x value 2..5
-TOWN_FIELDS: Fields = (
-    ("farmers", MAX_SEATS, 5.0), ("tokens", TOKEN_GRID, 2.0), ("award", 3, 1.0),
-    ("award_values", 2, 5.0),
-)
-CHANNEL_FIELDS: Fields = (("filled", 1, 1.0), ("open", 1, 1.0))
-GOAL_FIELDS: Fields = (
-    ("goal", C.NUM_GOALS, 1.0), ("reward", 1, 5.0), ("done_by", MAX_SEATS, 1.0),
-    ("observer_meets_it", 1, 1.0),
-)
-PLAYER_FIELDS: Fields = (
-    ("present", 1, 1.0), ("fruit", C.NUM_FRUITS, 5.0), ("norias", 1, 5.0),
-    ("dirhems", 1, DIRHEM_SCALE), ("supply", 1, 15.0), ("farmland_farmers", 1, 15.0),
-    ("town_farmers", 1, 5.0), ("card_farmers", 1, 5.0), ("tokens", TOKEN_GRID, 2.0),
-    ("market_actions", 1, 5.0), ("goals_completed", 1, 5.0), ("score", 1, DIRHEM_SCALE),
-)
-ZARA_FIELDS: Fields = (
-    ("zara_supply", 1, 15.0), ("zara_dirhems", 1, DIRHEM_SCALE),
-    ("zara_score", 1, DIRHEM_SCALE), ("zara_tokens", TOKEN_GRID, 2.0),
-)
-ZAKAT_FIELDS: Fields = (
-    ("star_side", 1, 1.0), ("paid", 1, 1.0), ("fruits", C.NUM_FRUITS, 1.0), ("norias", 1, 2.0),
-    ("dirhems", 1, 2.0), ("farmer", 1, 1.0), ("payable_now", 1, 1.0),
-)
-SOLO_FIELDS: Fields = (("double_turns", 1, 5.0), ("delivered_kinds", C.NUM_FRUITS, 1.0))
+OBS_LAYOUT = SPEC.layout
+OBS_SIZE = SPEC.size
+SLICES = SPEC.slices
 
 
-def _width(fields: Fields) -> int:
-    return sum(n for _, n, _ in fields)
+# --- the declared layout and factors, by name -----------------------------------------------------
+
+def _fields(block: str) -> dict[str, int]:
+    """Where each field of `block` starts inside one copy."""
+    b = SPEC.block(block)
+    return {f.name: b.field_offset(f.name) for f in b.fields}
 
 
-# (block name, repeats, fields): the layout in order. Per-call blocks first, then the static
-# blocks, then the material blocks (adjacent, so one conversion fills them).
-BLOCKS: tuple[tuple[str, int, Fields], ...] = (
-    ("phase", 1, (("phase", NUM_DECISION_PHASES, 1.0),)),
-    ("game_meta", 1, META_FIELDS),
-    ("turn", 1, TURN_FIELDS),
-    ("track", S, SPACE_FIELDS),
-    ("channel_facts", C.NUM_CHANNELS, CHANNEL_FACT_FIELDS),
-    ("farmland_facts", C.NUM_FARMLANDS, FARMLAND_FACT_FIELDS),
-    ("occupancy", S, OCCUPANCY_FIELDS),
-    ("pieces", MAX_SEATS, PIECE_FIELDS),
-    ("die", 1, DIE_FIELDS),
-    ("farmlands", C.NUM_FARMLANDS, FARMLAND_FIELDS),
-    ("towns", C.NUM_TOWNS, TOWN_FIELDS),
-    ("channels", C.NUM_CHANNELS, CHANNEL_FIELDS),
-    ("crop_bag", 1, (("crops_left", C.NUM_FRUITS, float(C.CROPS_PER_KIND)),)),
-    ("goals", C.NUM_GOAL_CARDS, GOAL_FIELDS),
-    ("players", MAX_SEATS, PLAYER_FIELDS),
-    ("zara", 1, ZARA_FIELDS),
-    ("zakats", C.NUM_ZAKAT_CARDS, ZAKAT_FIELDS),
-    ("solo", 1, SOLO_FIELDS),
-)
-BLOCK_FIELDS = {name: fields for name, _, fields in BLOCKS}
-BLOCK_REPEATS = {name: repeats for name, repeats, _ in BLOCKS}
+def _copies(block: str, field: str | None = None) -> tuple[int, ...]:
+    """The vector index of `field` (or of the copy's start) in every copy of `block`."""
+    return tuple(SPEC.offset(block, field, k) for k in range(SPEC.block(block).count))
 
 
-def _layout() -> tuple[tuple[str, int, int], ...]:
-    out, offset = [], 0
-    for name, repeats, fields in BLOCKS:
-        size = repeats * _width(fields)
-        out.append((name, offset, size))
-        offset += size
-    return tuple(out)
+def _factor(block: str, field: str) -> float:
+    """A field's float32 factor (one scale for all its values) as a Python float: `v * factor`
+    stored into a float32 vector rounds once, exactly as the declaration's float32 product."""
+    f = next(f for f in SPEC.block(block).fields if f.name == field)
+    assert len(set(f.scales)) == 1, f"{block}.{field}: one scale expected"
+    return float(f.factor[0])
 
 
-OBS_LAYOUT = _layout()
-OBS_SIZE = OBS_LAYOUT[-1][1] + OBS_LAYOUT[-1][2]
-SLICES = {name: slice(offset, offset + size) for name, offset, size in OBS_LAYOUT}
-
-_OFF_PHASE = SLICES["phase"].start
-_OFF_META = SLICES["game_meta"].start
-_OFF_TURN = SLICES["turn"].start
-_MATERIAL_START = SLICES["occupancy"].start
-_STATIC_START = SLICES["track"].start
+@cache
+def _table_of(factor: float, size: int) -> tuple[float, ...]:
+    inv = np.float32(factor)
+    return tuple(float(min(np.float32(v) * inv, np.float32(1.0))) for v in range(size))
 
 
-def _scale(names: tuple[str, ...]) -> np.ndarray:
-    parts = []
-    for name in names:
-        for _ in range(BLOCK_REPEATS[name]):
-            for _, n, s in BLOCK_FIELDS[name]:
-                parts.append(np.full(n, 1.0 / s, dtype=np.float32))
-    return np.concatenate(parts)
+def _table(block: str, field: str, size: int = 64) -> tuple[float, ...]:
+    """The declared encoding of every count 0 ... size-1 of a "value" field (the raw count times
+    the float32 factor, clipped at 1)."""
+    return _table_of(_factor(block, field), size)
 
 
-_MATERIAL_BLOCKS = tuple(name for name, _, _ in BLOCKS if SLICES[name].start >= _MATERIAL_START)
-_MATERIAL_SCALE = _scale(_MATERIAL_BLOCKS)
-TURN_SCALE = _scale(("turn",))
-assert _MATERIAL_START + len(_MATERIAL_SCALE) == OBS_SIZE
+def _scaled(value: int, factor: float) -> float:
+    """A count beyond its table (large dirhem counts), encoded as the declaration does."""
+    x = value * factor
+    return x if x < 1.0 else 1.0
 
 
-def _one_hot(index: int, size: int) -> list[int]:
-    out = [0] * size
-    if index >= 0:
-        out[index] = 1
+def _flags(block: str, *fields: str) -> None:
+    """The writer sets these fields to 1.0 / 0.0 (or 1.0 for any positive count): the
+    declaration must store them unscaled (scale 1) for that to be its encoding."""
+    for name in fields:
+        f = next(f for f in SPEC.block(block).fields if f.name == name)
+        assert f.encoding != "value" or set(f.scales) == {1.0}, f"{block}.{name} is not a flag"
+
+
+def _encode_copies(block: str, state, subjects) -> np.ndarray:
+    """Copies of `block` encoded by the declaration itself, one per subject (for what is fixed
+    for a game and cached: the track's segments, the channel and farmland facts)."""
+    b = SPEC.block(block)
+    out = np.zeros(b.width * len(subjects), dtype=np.float32)
+    at = 0
+    for subject in subjects:
+        for f in b.fields:
+            f.encode(f.read(state, subject), out[at:at + f.size])
+            at += f.size
     return out
 
 
-def _token_grid(tokens: list[int]) -> list[int]:
-    grid = [0] * TOKEN_GRID
-    for t in tokens:
-        grid[(t // 10) * 4 + t % 10 - 2] += 1
-    return grid
+_PHASE0 = SPEC.offset("phase")
+_META_PLAYERS = SPEC.offset("game_meta", "player_count")  # one-hot of num_players - 1
+_META_SOLO = SPEC.offset("game_meta", "solo")
+_META_FOUR = SPEC.offset("game_meta", "four_player_side")
+_STEPS_AT = SPEC.offset("game_meta", "steps")
+_PROGRESS_AT = SPEC.offset("game_meta", "progress")
+_TRACK0 = SPEC.offset("track")
+_SPACE_WIDTH = SPEC.block("track").width
+_FACTS0 = SPEC.offset("channel_facts")
+_OCC0 = SPEC.offset("occupancy")
+_MATERIAL_START = _OCC0  # the material blocks, from occupancy to the end
+_DIE0 = SPEC.offset("die")
+_BAG0 = SPEC.offset("crop_bag")
+_TURN0 = SPEC.offset("turn")
+_TURN_END = SLICES["turn"].stop
+_SOLO_SPAN = slice(SPEC.offset("zara"), SLICES["solo"].stop)  # zara, zakats, solo
+assert [name for name, _, _ in OBS_LAYOUT][:4] == ["phase", "game_meta", "turn", "track"]
+assert SLICES["farmland_facts"].stop == _OCC0  # the static blocks end where the material begin
+
+_PF = _fields("pieces")
+_DF = _fields("die")
+_OF = _fields("occupancy")
+_FF = _fields("farmlands")
+_TF = _fields("towns")
+_GF = _fields("goals")
+_PL = _fields("players")
+_ZF = _fields("zara")
+_KF = _fields("zakats")
+_SF = _fields("solo")
+_F_HARVEST = _FF["observer_would_harvest"]
+_G_MEETS = _GF["observer_meets_it"]
+# a piece is a mule (pieces) or the die: the render writes both alike
+assert all(_PF[name] == _DF[name] for name in ("present", "position", "spot", "on_end"))
+assert _factor("pieces", "position") == _factor("die", "position")
+assert _factor("pieces", "spot") == _factor("die", "spot")
+_flags("pieces", "present", "on_end", "is_acting")
+_flags("die", "present")
+_flags("occupancy", "die")
+_flags("farmlands", "observer_would_harvest", "zara_mule")
+_flags("channels", "filled", "open")
+_flags("goals", "observer_meets_it")
+_flags("players", "present")
+_flags("zakats", "star_side", "paid", "farmer", "payable_now")
+
+# per copy: where it starts (the fields are added to it)
+_PIECE_AT = _copies("pieces")
+_FARM_AT = _copies("farmlands")
+_TOWN_AT = _copies("towns")
+_GOAL_AT = _copies("goals")
+_ZAKAT_AT = _copies("zakats")
+_ZARA0 = SPEC.offset("zara")
+_SOLO0 = SPEC.offset("solo")
+_MULE_AT = _copies("farmlands", "zara_mule")
+_TOWN_TOKENS_AT = _copies("towns", "tokens")
+
+# the tables of the declared encodings (count -> value), by field
+_T_POS = _table("pieces", "position", S + 1)
+_T_SPOT = _table("pieces", "spot")
+_T_PROGRESS = _table("game_meta", "progress", S + 1)
+_S_STEPS = _factor("game_meta", "steps")
+_T_FARM_FARMERS = _table("farmlands", "farmers")
+_T_ZARA_FARMERS = _table("farmlands", "zara_farmers")
+_T_CROPS = _table("farmlands", "crops")
+_T_EMPTY = _table("farmlands", "empty_fields")
+_T_TOWN_FARMERS = _table("towns", "farmers")
+_T_AWARD = _table("towns", "award_values")
+_T_BAG = _table("crop_bag", "crops_left")
+_T_REWARD = _table("goals", "reward")
+_T_FRUIT = _table("players", "fruit")
+_T_NORIAS = _table("players", "norias")
+_T_DIRHEMS = _table("players", "dirhems", 256)
+_S_DIRHEMS = _factor("players", "dirhems")
+_T_SUPPLY = _table("players", "supply")
+_T_SEAT_FARMERS = _table("players", "farmland_farmers")
+_T_SEAT_TOWN = _table("players", "town_farmers")
+_T_CARDS = _table("players", "card_farmers")
+_T_MARKETS = _table("players", "market_actions")
+_T_GOALS_DONE = _table("players", "goals_completed")
+_T_SCORE = _table("players", "score", 256)
+_S_SCORE = _factor("players", "score")
+_T_ZARA_SUPPLY = _table("zara", "zara_supply")
+_T_ZARA_DIRHEMS = _table("zara", "zara_dirhems", 256)
+_S_ZARA_DIRHEMS = _factor("zara", "zara_dirhems")
+_T_ZARA_SCORE = _table("zara", "zara_score", 256)
+_S_ZARA_SCORE = _factor("zara", "zara_score")
+_T_ZAKAT_FRUIT = _table("zakats", "fruits")
+_T_ZAKAT_NORIAS = _table("zakats", "norias")
+_T_ZAKAT_DIRHEMS = _table("zakats", "dirhems")
+_T_DOUBLE_TURNS = _table("solo", "double_turns")
+_N_DIRHEMS = len(_T_DIRHEMS)
+assert len(_T_SCORE) == len(_T_ZARA_DIRHEMS) == len(_T_ZARA_SCORE) == _N_DIRHEMS
+# the token grids (towns, players, Zara): one count per (fruit, value) cell, the same scale
+_GRID = _table("towns", "tokens")
+assert _GRID == _table("players", "tokens") == _table("zara", "zara_tokens")
+_GRID_ONE, _GRID_TWO = _GRID[1], _GRID[2]  # a token shown once, and its second copy
 
 
-# --- static blocks ----------------------------------------------------------------------------
-
-_SPACE_WIDTH = _width(SPACE_FIELDS)
-_SPACE_SCALE = _scale(("track",))[:_SPACE_WIDTH]
-
-
-def _space_row(space: C.Space) -> list[float]:
-    icons = space.icons
-    kind = space.kind
-    return [
-        1, kind == C.STANDARD, kind == C.MARKET, kind == C.HARVEST, kind == C.END,
-        icons.place, *_one_hot(icons.place_farmland, C.NUM_FARMLANDS), icons.p2, icons.move,
-        icons.irrigate, icons.norias, icons.fruit, icons.dirhems, space.ratio,
-    ]
-
+# --- static parts: encoded by the declaration, cached -------------------------------------------
 
 @lru_cache(maxsize=64)
 def _segment_rows(segment: int, four_players: bool) -> np.ndarray:
-    """The scaled track rows of one segment on one side (flat), for composing track blocks."""
+    """The encoded track copies of one segment on one side (flat), for composing track blocks."""
     track = C.build_track((segment,), four_players)
-    values: list[float] = []
-    for space in track:
-        values += _space_row(space)
-    rows = np.asarray(values, dtype=np.float32).reshape(len(track), _SPACE_WIDTH)
-    return np.minimum(rows * _SPACE_SCALE, 1.0).reshape(-1)
+    return _encode_copies("track", SimpleNamespace(track=track), range(len(track)))
 
 
-def _facts() -> np.ndarray:
-    values: list[float] = []
-    for ch in C.CHANNELS:
-        field = _one_hot(ch.field[0] if ch.field else -1, C.NUM_FARMLANDS)
-        adjacent = [1 if f in ch.farmlands else 0 for f in range(C.NUM_FARMLANDS)]
-        values += [ch.shape == "T", *adjacent, *field, ch.dirhem]
-    for f in range(C.NUM_FARMLANDS):
-        printed = [C.PRINTED_FIELDS[f].count(t) for t in range(C.NUM_FRUITS)]
-        values += [*_one_hot(C.PRIMARY[f], C.NUM_FRUITS), *printed]
-    scaled = np.asarray(values, dtype=np.float32) * _scale(("channel_facts", "farmland_facts"))
-    return np.minimum(scaled, 1.0)
-
-
-_FACTS = _facts()
-
-
-@lru_cache(maxsize=1024)
-def static_part(
-    layout: tuple[int, ...], num_players: int, goal_sides: tuple[int, ...]
-) -> np.ndarray:
-    """The full-length vector holding only what is fixed for a game: the track, channel and
-    farmland facts, the player-count fields and the goals shown (read-only, shared)."""
-    out = np.zeros(OBS_SIZE, dtype=np.float32)
-    goal_width = _width(GOAL_FIELDS)
-    for i, side in enumerate(goal_sides):
-        if side >= 0:
-            goal = C.card_goal(i, side)
-            base = SLICES["goals"].start + i * goal_width
-            out[base + goal] = 1.0
-            out[base + C.NUM_GOALS] = C.GOAL_REWARDS[goal] / 5.0
-    four = C.four_player_side(num_players)
-    offset = _STATIC_START
-    for seg in layout:
-        rows = _segment_rows(seg, four)
-        out[offset:offset + len(rows)] = rows
-        offset += len(rows)
-    start = SLICES["channel_facts"].start
-    out[start:start + len(_FACTS)] = _FACTS
-    for k in range(num_players):
-        out[SLICES["pieces"].start + k * _width(PIECE_FIELDS)] = 1.0
-    if num_players <= 2:
-        out[SLICES["die"].start] = 1.0
-    out[_OFF_META + num_players - 1] = 1.0
-    out[_OFF_META + 4] = float(num_players == 1)
-    out[_OFF_META + 5] = float(four)
-    out.flags.writeable = False
-    return out
-
-# --- the reference: every material block from scratch ------------------------------------------
-#
-# `material_part` computes an observation's static and material blocks from the state alone; the
-# tests check the fast path below against it after every step of random games.
-
-_PLAYER_WIDTH = _width(PLAYER_FIELDS)
-_ZERO_GOAL = [0] * _width(GOAL_FIELDS)
-_ZERO_SOLO = [0] * (SLICES["solo"].stop - SLICES["zara"].start)
-
-
-def _seats(state: AlpujarrasState, player: int) -> list[int]:
-    n = state.num_players
-    return [(player + k) % n for k in range(n)]
-
-
-def pos_values(state: AlpujarrasState, player: int) -> list[float]:
-    """occupancy, pieces and die."""
-    n = state.num_players
-    seats = _seats(state, player)
-    values = [0] * (S * 5)
-    pos = state.pos
-    for k, q in enumerate(seats):
-        if pos[q] >= 0:
-            values[pos[q] * 5 + k] = 1
-    if state.has_die and pos[n] >= 0:
-        values[pos[n] * 5 + 4] = 1
-    acting = state.current_player if not state.terminal else -1
-    for k in range(MAX_SEATS):
-        if k < n:
-            q = seats[k]
-            values += [1, pos[q] + 1, state.spot[q], turns.on_end(state, q), q == acting]
-        else:
-            values += [0, 0, 0, 0, 0]
-    if state.has_die:
-        values += [1, pos[n] + 1, state.spot[n], turns.on_end(state, n)]
-    else:
-        values += [0, 0, 0, 0]
-    return values
-
-
-def farm_values(state: AlpujarrasState, player: int) -> list[float]:
-    """farmlands."""
-    n = state.num_players
-    seats = _seats(state, player)
-    pad = [0] * (MAX_SEATS - n)
-    qualifies = effects.harvest_farmlands(state, player) if not state.terminal else [0] * 5
-    values: list[float] = []
-    for f in range(C.NUM_FARMLANDS):
-        crops = [0] * C.NUM_FRUITS
-        empty = 0
-        for k in state.fields[f]:
-            if k >= 0:
-                crops[k] += 1
-            else:
-                empty += 1
-        mule = state.solo and state.zara_farmland == f
-        values += [state.farmers[q][f] for q in seats]
-        values += pad
-        values += [state.zara_farmers[f], *crops, empty, qualifies[f], mule]
-    return values
-
-
-def town_values(state: AlpujarrasState, player: int) -> list[float]:
-    """towns."""
-    n = state.num_players
-    seats = _seats(state, player)
-    pad = [0] * (MAX_SEATS - n)
-    values: list[float] = []
-    for w in range(C.NUM_TOWNS):
-        award = state.awards[w]
-        green, red = C.AWARDS[state.award_ids[w]]
-        values += [state.town_farmers[q][w] for q in seats]
-        values += pad
-        values += _token_grid(state.towns[w])
-        values += _one_hot(award, 3)
-        values += [green if award == C.AWARD_GREEN else 0, red if award != C.AWARD_GONE else 0]
-    return values
-
-
-def chan_values(state: AlpujarrasState) -> list[float]:
-    """channels and the crop bag's composition."""
-    values: list[float] = []
-    for c in range(C.NUM_CHANNELS):
-        values += [state.channels[c], effects.channel_open(state, c)]
-    bag = [0] * C.NUM_FRUITS
-    for k in state.bag:
-        bag[k] += 1
-    return values + bag
-
-
-def goal_values(state: AlpujarrasState, player: int) -> list[float]:
-    """goals (zero in the solo game)."""
-    n = state.num_players
-    seats = _seats(state, player)
-    pad = [0] * (MAX_SEATS - n)
-    values: list[float] = []
-    for i in range(C.NUM_GOAL_CARDS):
-        side = state.goal_sides[i]
-        if side < 0:
-            values += _ZERO_GOAL
-            continue
-        goal = C.card_goal(i, side)
-        values += _one_hot(goal, C.NUM_GOALS)
-        values.append(C.GOAL_REWARDS[goal])
-        values += [state.goals_done[q][i] for q in seats]
-        values += pad
-        values.append(goal_met(state, player, goal))
-    return values
-
-
-def player_row(state: AlpujarrasState, q: int) -> list[float]:
-    """One seat's `players` row (unscaled)."""
-    return [
-        1, *state.fruit[q], state.norias[q], state.dirhems[q], state.supply[q],
-        sum(state.farmers[q]), sum(state.town_farmers[q]), state.card_farmers[q],
-        *_token_grid(state.tokens[q]), state.markets_used[q], sum(state.goals_done[q]),
-        effects.score(state, q),
-    ]
-
-
-def solo_values(state: AlpujarrasState) -> list[float]:
-    """zara, zakats and solo (zero in the multiplayer game)."""
-    if not state.solo:
-        return _ZERO_SOLO
-    values = [state.zara_supply, state.zara_dirhems, effects.zara_score(state),
-              *_token_grid(state.zara_tokens)]
-    for i in range(C.NUM_ZAKAT_CARDS):
-        side = zakat_side(state, i)
-        wanted = ZAKAT_FRUIT[i, 1 if state.zakat_star[i] else 0]
-        payable = not state.zakat_paid[i] and can_pay_zakat(state, i)
-        values += [state.zakat_star[i], state.zakat_paid[i], *wanted, side.norias,
-                   side.dirhems, side.farmer, payable]
-    kinds = {t // 10 for t in state.tokens[0]}
-    values += [state.double_turns, *(t in kinds for t in range(C.NUM_FRUITS))]
-    return values
-
-
-def material_values(state: AlpujarrasState, player: int) -> list[float]:
-    """The unscaled values of every material block, in layout order, from `player`'s seat
-    (the reference the cached vectors are checked against)."""
-    values = pos_values(state, player) + farm_values(state, player)
-    values += town_values(state, player) + chan_values(state) + goal_values(state, player)
-    n = state.num_players
-    for k in range(MAX_SEATS):
-        values += player_row(state, (player + k) % n) if k < n else [0] * _PLAYER_WIDTH
-    return values + solo_values(state)
-
-
-def _static_of(state: AlpujarrasState) -> np.ndarray:
-    return static_part(tuple(state.layout), state.num_players, tuple(state.goal_sides))
-
-
-def material_part(state: AlpujarrasState, player: int) -> np.ndarray:
-    """Static blocks plus the material blocks from `player`'s seat, computed from scratch."""
-    out = _static_of(state).copy()
-    block = out[_MATERIAL_START:]
-    block[:] = material_values(state, player)
-    block *= _MATERIAL_SCALE
-    np.minimum(block, 1.0, out=block)
-    return out
-
-
-def turn_values(state: AlpujarrasState) -> list[float]:
-    """The unscaled turn-context block: what is left to resolve on the visit and the sub-decision
-    chain in progress (the reference `_write_turn` is tested against)."""
-    chain = state.chain
-    return [
-        state.pend_place, *_one_hot(state.place_target if state.pend_place else -1, 5),
-        state.place_p2 and state.pend_place > 0, state.pend_move, state.pend_irrigate,
-        state.pend_norias, state.pend_fruit, state.market_left, state.harvest_left,
-        state.card_left, *_one_hot(state.p2_first_farmland, 5),
-        *_one_hot(state.p2_first_fruit, 5), state.p2_second,
-        *_one_hot(chain - 1, len(Chain) - 1), *_one_hot(state.spend_k - 1, 5),
-        *_one_hot(state.sel_farmland, 5), *_one_hot(state.move_src, 5),
-        *_one_hot(state.forced_dst if chain else -1, 5), *_one_hot(state.swap_return, 5),
-        *_one_hot(state.pending_card, 5),
-    ]
-
-
-def _field_offsets(fields: Fields) -> dict[str, int]:
-    out, offset = {}, 0
-    for name, size, _ in fields:
-        out[name] = offset
-        offset += size
-    return out
-
+# the channel and farmland facts (static, adjacent blocks), as declared
+_FACTS = np.concatenate([_encode_copies("channel_facts", None, range(C.NUM_CHANNELS)),
+                         _encode_copies("farmland_facts", None, range(C.NUM_FARMLANDS))])
+assert _FACTS0 + len(_FACTS) == _OCC0
 
 # --- the fast path: one canonical vector per state ---------------------------------------------
 #
@@ -466,49 +231,6 @@ def _field_offsets(fields: Fields) -> dict[str, int]:
 # game of its seat count shows alike; the cache then knows what it shows without rendering it.
 # As with the mask, a state edited by hand must be `invalidate`d before it is observed again.
 
-_OCC0 = SLICES["occupancy"].start
-_PIECE_WIDTH = _width(PIECE_FIELDS)
-_PIECES0 = SLICES["pieces"].start
-_DIE0 = SLICES["die"].start
-_FARM0 = SLICES["farmlands"].start
-_FARM_WIDTH = _width(FARMLAND_FIELDS)
-_TOWN0 = SLICES["towns"].start
-_TOWN_WIDTH = _width(TOWN_FIELDS)
-_CHAN0 = SLICES["channels"].start
-_BAG0 = SLICES["crop_bag"].start
-_GOALS0 = SLICES["goals"].start
-_GOAL_WIDTH = _width(GOAL_FIELDS)
-_PLAYERS0 = SLICES["players"].start
-_ZARA0 = SLICES["zara"].start
-_ZAKAT0 = SLICES["zakats"].start
-_ZAKAT_WIDTH = _width(ZAKAT_FIELDS)
-_SOLO0 = SLICES["solo"].start
-_TRACK0 = SLICES["track"].start
-
-_PF = _field_offsets(PIECE_FIELDS)
-_FF = _field_offsets(FARMLAND_FIELDS)
-_TF = _field_offsets(TOWN_FIELDS)
-_GF = _field_offsets(GOAL_FIELDS)
-_PL = _field_offsets(PLAYER_FIELDS)
-_ZF = _field_offsets(ZARA_FIELDS)
-_KF = _field_offsets(ZAKAT_FIELDS)
-_SF = _field_offsets(SOLO_FIELDS)
-_F_HARVEST = _FF["observer_would_harvest"]
-_G_MEETS = _GF["observer_meets_it"]
-# the offsets the render functions below write at
-assert (_PF["position"], _PF["spot"], _PF["on_end"], _PF["is_acting"]) == (1, 2, 3, 4)
-assert (_FF["zara_farmers"], _FF["crops"], _FF["empty_fields"], _F_HARVEST,
-        _FF["zara_mule"], _FARM_WIDTH) == (4, 5, 10, 11, 12, 13)
-assert (_TF["tokens"], _TF["award"], _TF["award_values"], _TOWN_WIDTH) == (4, 24, 27, 29)
-assert (_GF["reward"], _GF["done_by"], _G_MEETS) == (C.NUM_GOALS, 11, 15)
-assert (_PL["fruit"], _PL["norias"], _PL["dirhems"], _PL["supply"], _PL["farmland_farmers"],
-        _PL["town_farmers"], _PL["card_farmers"], _PL["tokens"], _PL["market_actions"],
-        _PL["goals_completed"], _PL["score"]) == (1, 6, 7, 8, 9, 10, 11, 12, 32, 33, 34)
-assert (_ZF["zara_dirhems"], _ZF["zara_score"], _ZF["zara_tokens"]) == (1, 2, 3)
-assert (_KF["paid"], _KF["fruits"], _KF["norias"], _KF["dirhems"], _KF["farmer"],
-        _KF["payable_now"]) == (1, 2, 7, 8, 9, 10)
-assert (_SF["double_turns"], _SF["delivered_kinds"]) == (0, 1)
-
 _W_HARVEST = OBS_SIZE  # + (q - 1) * NUM_FARMLANDS + f: seat q's would-harvest flags, q >= 1
 _W_MEETS = _W_HARVEST + (MAX_SEATS - 1) * C.NUM_FARMLANDS  # + (q - 1) * 5 + card
 W_SIZE = _W_MEETS + (MAX_SEATS - 1) * C.NUM_GOAL_CARDS
@@ -517,14 +239,14 @@ W_SIZE = _W_MEETS + (MAX_SEATS - 1) * C.NUM_GOAL_CARDS
 def _harvest_at(q: int, f: int) -> int:
     """Where seat q's would-harvest flag of farmland f lives in the canonical vector."""
     if q == 0:
-        return _FARM0 + f * _FARM_WIDTH + _F_HARVEST
+        return _FARM_AT[f] + _F_HARVEST
     return _W_HARVEST + (q - 1) * C.NUM_FARMLANDS + f
 
 
 def _meets_at(q: int, card: int) -> int:
     """Where seat q's goal-met flag of goal card `card` lives in the canonical vector."""
     if q == 0:
-        return _GOALS0 + card * _GOAL_WIDTH + _G_MEETS
+        return _GOAL_AT[card] + _G_MEETS
     return _W_MEETS + (q - 1) * C.NUM_GOAL_CARDS + card
 
 
@@ -545,29 +267,23 @@ def _gather_index(n: int, p: int) -> np.ndarray:
     def put(obs_at: int, w_at: int) -> None:
         src[obs_at - _MATERIAL_START] = w_at
 
-    for s in range(S):
+    # the seat-slot values: one per slot within a copy (occupancy, farmlands, towns, goals)
+    for block, field in (("occupancy", "seat_slots"), ("farmlands", "farmers"),
+                         ("towns", "farmers"), ("goals", "done_by")):
+        for at in _copies(block, field):
+            for k in range(MAX_SEATS):
+                put(at + k, at + seat(k))
+    # whole copies per seat slot (pieces, players)
+    for block in ("pieces", "players"):
+        width = SPEC.block(block).width
         for k in range(MAX_SEATS):
-            put(_OCC0 + s * 5 + k, _OCC0 + s * 5 + seat(k))
-    for k in range(MAX_SEATS):
-        for x in range(_PIECE_WIDTH):
-            put(_PIECES0 + k * _PIECE_WIDTH + x, _PIECES0 + seat(k) * _PIECE_WIDTH + x)
+            for x in range(width):
+                put(SPEC.offset(block, copy=k) + x, SPEC.offset(block, copy=seat(k)) + x)
+    # the observer's own flags
     for f in range(C.NUM_FARMLANDS):
-        base = _FARM0 + f * _FARM_WIDTH
-        for k in range(MAX_SEATS):
-            put(base + _FF["farmers"] + k, base + _FF["farmers"] + seat(k))
-        put(base + _F_HARVEST, _harvest_at(p, f))
-    for w in range(C.NUM_TOWNS):
-        base = _TOWN0 + w * _TOWN_WIDTH
-        for k in range(MAX_SEATS):
-            put(base + _TF["farmers"] + k, base + _TF["farmers"] + seat(k))
+        put(_harvest_at(0, f), _harvest_at(p, f))
     for i in range(C.NUM_GOAL_CARDS):
-        base = _GOALS0 + i * _GOAL_WIDTH
-        for k in range(MAX_SEATS):
-            put(base + _GF["done_by"] + k, base + _GF["done_by"] + seat(k))
-        put(base + _G_MEETS, _meets_at(p, i))
-    for k in range(MAX_SEATS):
-        for x in range(_PLAYER_WIDTH):
-            put(_PLAYERS0 + k * _PLAYER_WIDTH + x, _PLAYERS0 + seat(k) * _PLAYER_WIDTH + x)
+        put(_meets_at(0, i), _meets_at(p, i))
     return src
 
 
@@ -576,27 +292,6 @@ _GATHER = [[_gather_index(n, p) if 1 <= p < n else None for p in range(MAX_SEATS
            for n in range(MAX_SEATS + 1)]
 
 
-def _table(scale: float, size: int = 64) -> list[float]:
-    """The reference's scaled and clipped value of every count 0 … size-1."""
-    inv = np.float32(1.0 / scale)
-    return [float(min(np.float32(v) * inv, np.float32(1.0))) for v in range(size)]
-
-
-def _scaled(table: list[float], value: int) -> float:
-    """table[value], or the same computation beyond the table (large dirhem counts)."""
-    if value < len(table):
-        return table[value]
-    return float(min(np.float32(value) * np.float32(1.0 / DIRHEM_SCALE), np.float32(1.0)))
-
-
-_T2 = _table(2.0)
-_T3 = _table(float(C.CROPS_PER_KIND))
-_T4 = _table(4.0)
-_T5 = _table(5.0)
-_T15 = _table(15.0)
-_T_POS = _table(float(S), S + 1)
-_T60 = _table(DIRHEM_SCALE, 256)
-_N60 = len(_T60)
 _ZEROS = memoryview(np.zeros(W_SIZE, dtype=np.float32))
 _CHANNEL_REQUIRES = tuple(ch.requires for ch in C.CHANNELS)
 
@@ -683,8 +378,13 @@ class _ObsCache:
         return new
 
 
-_PROGRESS_AT = _OFF_META + 7
-_PROGRESS = [rear / S for rear in range(S + 1)]  # the rearmost mule's space + 1, over S
+_ACTING_AT = _copies("pieces", "is_acting")
+_OCC_AT = _copies("occupancy")
+# per piece index of an n-seat game (mules 0 ... n-1, then the die): where its copy starts and
+# its column in an occupancy copy
+_PIECE_PLACES = {n: tuple([(_PIECE_AT[i], _OF["seat_slots"] + i) for i in range(n)]
+                          + [(_DIE0, _OF["die"])]) for n in C.PLAYER_COUNTS}
+_P_POSITION, _P_SPOT, _P_ON_END = _PF["position"], _PF["spot"], _PF["on_end"]
 
 
 def _render_pos(state: AlpujarrasState, cache: _ObsCache) -> None:
@@ -696,9 +396,9 @@ def _render_pos(state: AlpujarrasState, cache: _ObsCache) -> None:
     shown = cache.acting_shown
     if acting != shown:
         if shown >= 0:
-            mv[_PIECES0 + shown * _PIECE_WIDTH + 4] = 0.0
+            mv[_ACTING_AT[shown]] = 0.0
         if acting >= 0:
-            mv[_PIECES0 + acting * _PIECE_WIDTH + 4] = 1.0
+            mv[_ACTING_AT[acting]] = 1.0
         cache.acting_shown = acting
     pos = state.pos
     spot = state.spot
@@ -706,31 +406,29 @@ def _render_pos(state: AlpujarrasState, cache: _ObsCache) -> None:
     spot_shown = cache.spot_shown
     if pos == pos_shown and spot == spot_shown:
         return
-    mv[_PROGRESS_AT] = _PROGRESS[min(pos[:n]) + 1]  # game_meta.progress: the rearmost mule
+    mv[_PROGRESS_AT] = _T_PROGRESS[min(pos[:n]) + 1]  # the rearmost mule's space + 1
     is_end = state.track.is_end
+    places = _PIECE_PLACES[n]
     for i in range(len(pos)):
         s = pos[i]
         at = spot[i]
         before = pos_shown[i]
         if s == before and at == spot_shown[i]:
             continue
-        if i < n:
-            k = i
-            base = _PIECES0 + i * _PIECE_WIDTH
-        else:
-            k = 4
-            base = _DIE0
+        base, column = places[i]
         if before >= 0:
-            mv[_OCC0 + before * 5 + k] = 0.0
+            mv[_OCC_AT[before] + column] = 0.0
         if s >= 0:
-            mv[_OCC0 + s * 5 + k] = 1.0
-        mv[base + 1] = _T_POS[s + 1]
-        mv[base + 2] = _T4[at]
-        mv[base + 3] = 1.0 if is_end[s] else 0.0
+            mv[_OCC_AT[s] + column] = 1.0
+        mv[base + _P_POSITION] = _T_POS[s + 1]
+        mv[base + _P_SPOT] = _T_SPOT[at]
+        mv[base + _P_ON_END] = 1.0 if is_end[s] else 0.0
         pos_shown[i] = s
         spot_shown[i] = at
 
 
+_F_FARMERS, _F_ZARA, _F_CROPS = _FF["farmers"], _FF["zara_farmers"], _FF["crops"]
+_F_EMPTY, _F_MULE = _FF["empty_fields"], _FF["zara_mule"]
 _ALL_FARMLANDS = (1 << C.NUM_FARMLANDS) - 1
 # per bit set of farmlands: the farmlands in it
 _FARMLAND_SETS = tuple(tuple(f for f in range(C.NUM_FARMLANDS) if bits >> f & 1)
@@ -785,8 +483,8 @@ def _render_farm(state: AlpujarrasState, cache: _ObsCache) -> None:
                     dirty |= 1 << f
             cache.farm_zara = list(zara)
         if mule != cache.farm_mule:  # Zara's mule moved (solo): only its flags change
-            cache.mv[_FARM0 + cache.farm_mule * _FARM_WIDTH + 12] = 0.0
-            cache.mv[_FARM0 + mule * _FARM_WIDTH + 12] = 1.0
+            cache.mv[_MULE_AT[cache.farm_mule]] = 0.0
+            cache.mv[_MULE_AT[mule]] = 1.0
             cache.farm_mule = mule
         if not dirty:
             return
@@ -796,10 +494,11 @@ def _render_farm(state: AlpujarrasState, cache: _ObsCache) -> None:
     for f in _FARMLAND_SETS[dirty]:
         col = [farmers[q][f] for q in range(n)]
         z = zara[f]
-        base = _FARM0 + f * _FARM_WIDTH
+        base = _FARM_AT[f]
+        at = base + _F_FARMERS
         for q in range(n):
-            mv[base + q] = _T15[col[q]]
-        mv[base + 4] = _T15[z]
+            mv[at + q] = _T_FARM_FARMERS[col[q]]
+        mv[base + _F_ZARA] = _T_ZARA_FARMERS[z]
         counts = [0, 0, 0, 0, 0]
         empty = 0
         for k in fields[f]:
@@ -807,9 +506,10 @@ def _render_farm(state: AlpujarrasState, cache: _ObsCache) -> None:
                 counts[k] += 1
             else:
                 empty += 1
+        at = base + _F_CROPS
         for t in range(C.NUM_FRUITS):
-            mv[base + 5 + t] = _T2[counts[t]]
-        mv[base + 10] = _T2[empty]
+            mv[at + t] = _T_CROPS[counts[t]]
+        mv[base + _F_EMPTY] = _T_EMPTY[empty]
         for q in range(n):
             count = col[q]
             flag = 0.0
@@ -818,23 +518,27 @@ def _render_farm(state: AlpujarrasState, cache: _ObsCache) -> None:
                 if count > other or (ties and count == other):
                     flag = 1.0
             mv[_HARVEST_AT[q][f]] = flag
-        mv[base + 12] = 1.0 if f == mule else 0.0
+        mv[base + _F_MULE] = 1.0 if f == mule else 0.0
 
 
 # per delivery token: its cell in a token grid (fruit x value 2-5)
 _CELL = {t: (t // 10) * len(C.TOKEN_VALUE_RANGE) + t % 10 - C.TOKEN_VALUE_RANGE[0]
          for t in C.ALL_TOKENS}
 _ZERO_GRID = _ZEROS[:TOKEN_GRID]
-assert _T2[1] == 0.5 and _T2[2] == 1.0 and max(Counter(C.ALL_TOKENS).values()) <= 2
+assert max(Counter(C.ALL_TOKENS).values()) <= 2 and 0.0 < _GRID_ONE < _GRID_TWO
 
 
 def _render_grid(mv: memoryview, base: int, tokens: list[int]) -> None:
-    """A token grid (fruit x value 2-5, counts / 2) at `base`: a token shows 0.5 in its cell,
-    the second copy of it 1.0 (no token exists three times)."""
+    """A token grid (fruit x value 2-5, a count per cell) at `base`: a token shows _GRID_ONE in
+    its cell, the second copy of it _GRID_TWO (no token exists three times)."""
     mv[base:base + TOKEN_GRID] = _ZERO_GRID
     for t in tokens:
         at = base + _CELL[t]
-        mv[at] = 1.0 if mv[at] else 0.5
+        mv[at] = _GRID_TWO if mv[at] else _GRID_ONE
+
+
+_W_FARMERS, _W_TOKENS = _TF["farmers"], _TF["tokens"]
+_W_AWARD, _W_AWARD_VALUES = _TF["award"], _TF["award_values"]
 
 
 def _render_town(state: AlpujarrasState, cache: _ObsCache) -> None:
@@ -859,16 +563,23 @@ def _render_town(state: AlpujarrasState, cache: _ObsCache) -> None:
         if shown[w] == key:
             continue
         shown[w] = key
-        base = _TOWN0 + w * _TOWN_WIDTH
+        base = _TOWN_AT[w]
+        at = base + _W_FARMERS
         for q in range(n):
-            mv[base + q] = _T5[town_farmers[q][w]]
-        _render_grid(mv, base + 4, tokens)
-        mv[base + 24] = 1.0 if award == 0 else 0.0
-        mv[base + 25] = 1.0 if award == 1 else 0.0
-        mv[base + 26] = 1.0 if award == 2 else 0.0
+            mv[at + q] = _T_TOWN_FARMERS[town_farmers[q][w]]
+        _render_grid(mv, base + _W_TOKENS, tokens)
+        at = base + _W_AWARD  # the award state's one-hot
+        mv[at + C.AWARD_GREEN] = 1.0 if award == C.AWARD_GREEN else 0.0
+        mv[at + C.AWARD_RED] = 1.0 if award == C.AWARD_RED else 0.0
+        mv[at + C.AWARD_GONE] = 1.0 if award == C.AWARD_GONE else 0.0
         green, red = C.AWARDS[award_ids[w]]
-        mv[base + 27] = _T5[green if award == C.AWARD_GREEN else 0]
-        mv[base + 28] = _T5[red if award != C.AWARD_GONE else 0]
+        at = base + _W_AWARD_VALUES  # the green side's value, then the red side's
+        mv[at] = _T_AWARD[green if award == C.AWARD_GREEN else 0]
+        mv[at + 1] = _T_AWARD[red if award != C.AWARD_GONE else 0]
+
+
+_FILLED_AT = _copies("channels", "filled")
+_OPEN_AT = _copies("channels", "open")
 
 
 def _render_chan(state: AlpujarrasState, mv: memoryview) -> None:
@@ -876,17 +587,17 @@ def _render_chan(state: AlpujarrasState, mv: memoryview) -> None:
     channels = state.channels
     for c in range(C.NUM_CHANNELS):
         if channels[c]:
-            mv[_CHAN0 + 2 * c] = 1.0
-            mv[_CHAN0 + 2 * c + 1] = 0.0
+            mv[_FILLED_AT[c]] = 1.0
+            mv[_OPEN_AT[c]] = 0.0
         else:
-            mv[_CHAN0 + 2 * c] = 0.0
-            req = _CHANNEL_REQUIRES[c]
-            mv[_CHAN0 + 2 * c + 1] = 1.0 if req < 0 or channels[req] else 0.0
+            mv[_FILLED_AT[c]] = 0.0
+            req = _CHANNEL_REQUIRES[c]  # effects.channel_open, inlined
+            mv[_OPEN_AT[c]] = 1.0 if req < 0 or channels[req] else 0.0
     bag = [0, 0, 0, 0, 0]
     for k in state.bag:
         bag[k] += 1
     for t in range(C.NUM_FRUITS):
-        mv[_BAG0 + t] = _T3[bag[t]]
+        mv[_BAG0 + t] = _T_BAG[bag[t]]
 
 
 # What each goal requirement reads of a seat (goals.py): its fruit, its farmland farmers, or
@@ -901,6 +612,16 @@ assert [GOAL_CHECKS[g].__name__ for g in range(C.NUM_GOALS)] == [
     "token_sequence", "all_twos_or_threes", "farmer_in_four_towns", "two_farmers_two_towns"]
 
 
+_SEAT_AT = _copies("players")  # slot q of the canonical vector shows seat q
+_DONE_BY_AT = _copies("goals", "done_by")
+_Q_FRUIT, _Q_NORIAS, _Q_DIRHEMS = _PL["fruit"], _PL["norias"], _PL["dirhems"]
+_Q_SUPPLY, _Q_FARMLAND_FARMERS = _PL["supply"], _PL["farmland_farmers"]
+_Q_TOWN_FARMERS, _Q_CARDS, _Q_TOKENS = _PL["town_farmers"], _PL["card_farmers"], _PL["tokens"]
+_Q_MARKETS, _Q_GOALS, _Q_SCORE = _PL["market_actions"], _PL["goals_completed"], _PL["score"]
+_flags("goals", "done_by")
+assert C.NUM_FRUITS == 5  # the fruit rows below are written unrolled
+
+
 def _render_seat(state: AlpujarrasState, cache: _ObsCache, q: int) -> None:
     """Seat q's `players` row (slot q of the canonical vector) and, in the multiplayer game, its
     done_by slots and goal-met flags, by parts: the fruit and the farmland farmers when they
@@ -908,47 +629,49 @@ def _render_seat(state: AlpujarrasState, cache: _ObsCache, q: int) -> None:
     actions) when the seat's token count moved on, what only a goal changes when its goal-card
     farmers did; the counters (norias, dirhems, supply, score) always."""
     mv = cache.mv
-    base = _PLAYERS0 + q * _PLAYER_WIDTH
+    base = _SEAT_AT[q]
     fruit = state.fruit[q]
     fruit_moved = fruit != cache.fruit_shown[q]
     if fruit_moved:
         cache.fruit_shown[q] = list(fruit)
-        mv[base + 1] = _T5[fruit[0]]
-        mv[base + 2] = _T5[fruit[1]]
-        mv[base + 3] = _T5[fruit[2]]
-        mv[base + 4] = _T5[fruit[3]]
-        mv[base + 5] = _T5[fruit[4]]
+        at = base + _Q_FRUIT
+        mv[at] = _T_FRUIT[fruit[0]]
+        mv[at + 1] = _T_FRUIT[fruit[1]]
+        mv[at + 2] = _T_FRUIT[fruit[2]]
+        mv[at + 3] = _T_FRUIT[fruit[3]]
+        mv[at + 4] = _T_FRUIT[fruit[4]]
     farmers = state.farmers[q]
     farmers_moved = farmers != cache.farmers_shown[q]
     if farmers_moved:
         cache.farmers_shown[q] = list(farmers)
-        mv[base + 9] = _T15[sum(farmers)]
-    mv[base + 6] = _T5[state.norias[q]]
+        mv[base + _Q_FARMLAND_FARMERS] = _T_SEAT_FARMERS[sum(farmers)]
+    mv[base + _Q_NORIAS] = _T_NORIAS[state.norias[q]]
     dirhems = state.dirhems[q]
-    mv[base + 7] = _T60[dirhems] if dirhems < _N60 else _scaled(_T60, dirhems)
-    mv[base + 8] = _T15[state.supply[q]]
+    mv[base + _Q_DIRHEMS] = (_T_DIRHEMS[dirhems] if dirhems < _N_DIRHEMS
+                             else _scaled(dirhems, _S_DIRHEMS))
+    mv[base + _Q_SUPPLY] = _T_SUPPLY[state.supply[q]]
     tokens = state.tokens[q]
     delivered = len(tokens) != cache.tokens_shown[q]
     if delivered:
         cache.tokens_shown[q] = len(tokens)
         cache.token_dirhems[q] = sum([t % 10 - 1 for t in tokens])
-        mv[base + 10] = _T5[sum(state.town_farmers[q])]
-        _render_grid(mv, base + 12, tokens)
-        mv[base + 32] = _T5[state.markets_used[q]]
-    score = dirhems + cache.token_dirhems[q]
-    mv[base + 34] = _T60[score] if score < _N60 else _scaled(_T60, score)
+        mv[base + _Q_TOWN_FARMERS] = _T_SEAT_TOWN[sum(state.town_farmers[q])]
+        _render_grid(mv, base + _Q_TOKENS, tokens)
+        mv[base + _Q_MARKETS] = _T_MARKETS[state.markets_used[q]]
+    score = dirhems + cache.token_dirhems[q]  # effects.score
+    mv[base + _Q_SCORE] = _T_SCORE[score] if score < _N_DIRHEMS else _scaled(score, _S_SCORE)
     cards = state.card_farmers[q]
     carded = cards != cache.card_shown[q]
     if carded:
         cache.card_shown[q] = cards
-        mv[base + 11] = _T5[cards]
-        mv[base + 33] = _T5[sum(state.goals_done[q])]
+        mv[base + _Q_CARDS] = _T_CARDS[cards]
+        mv[base + _Q_GOALS] = _T_GOALS_DONE[sum(state.goals_done[q])]
     if state.solo or not (fruit_moved or farmers_moved or delivered or carded):
         return
     if carded:
         done = state.goals_done[q]
         for i in range(C.NUM_GOAL_CARDS):
-            mv[_GOALS0 + i * _GOAL_WIDTH + 11 + q] = 1.0 if done[i] else 0.0
+            mv[_DONE_BY_AT[i] + q] = 1.0 if done[i] else 0.0
     at = _MEETS_AT[q]
     by_reads = cache.goal_plan
     if fruit_moved:
@@ -974,19 +697,29 @@ def _goal_plan(sides: tuple[int, ...]) -> tuple[tuple[tuple[int, Callable], ...]
     return tuple(tuple(part) for part in plan)
 
 
+_K_STAR, _K_PAID, _K_FRUITS = _KF["star_side"], _KF["paid"], _KF["fruits"]
+_K_NORIAS, _K_DIRHEMS, _K_FARMER = _KF["norias"], _KF["dirhems"], _KF["farmer"]
+_K_PAYABLE = _KF["payable_now"]
+_Z_SUPPLY, _Z_DIRHEMS = _ZARA0 + _ZF["zara_supply"], _ZARA0 + _ZF["zara_dirhems"]
+_Z_SCORE, _Z_TOKENS = _ZARA0 + _ZF["zara_score"], _ZARA0 + _ZF["zara_tokens"]
+_DOUBLE_TURNS_AT = _SOLO0 + _SF["double_turns"]
+_KINDS_AT = _SOLO0 + _SF["delivered_kinds"]  # + fruit kind (multi-hot)
+
+
 def _render_solo_static(state: AlpujarrasState, mv: memoryview) -> None:
     """The zakat cards' sides (fixed for a game)."""
     for i in range(C.NUM_ZAKAT_CARDS):
-        base = _ZAKAT0 + i * _ZAKAT_WIDTH
+        base = _ZAKAT_AT[i]
         star = 1 if state.zakat_star[i] else 0
-        side = C.ZAKAT_CARDS[i][star]
+        side = C.ZAKAT_CARDS[i][star]  # goals.zakat_side
         wanted = ZAKAT_FRUIT[i, star]
-        mv[base] = float(star)
+        mv[base + _K_STAR] = float(star)
+        at = base + _K_FRUITS
         for t in range(C.NUM_FRUITS):
-            mv[base + 2 + t] = 1.0 if wanted[t] else 0.0
-        mv[base + 7] = _T2[side.norias]
-        mv[base + 8] = _T2[side.dirhems]
-        mv[base + 9] = 1.0 if side.farmer else 0.0
+            mv[at + t] = _T_ZAKAT_FRUIT[wanted[t]]
+        mv[base + _K_NORIAS] = _T_ZAKAT_NORIAS[side.norias]
+        mv[base + _K_DIRHEMS] = _T_ZAKAT_DIRHEMS[side.dirhems]
+        mv[base + _K_FARMER] = 1.0 if side.farmer else 0.0
 
 
 # per (zakat card, star side): (fruit wanted per kind, norias, dirhems, a farmer) (ZARA-09)
@@ -1003,17 +736,19 @@ def _render_solo(state: AlpujarrasState, cache: _ObsCache, zara_moved: bool) -> 
     delivery."""
     mv = cache.mv
     if zara_moved:
-        mv[_ZARA0] = _T15[state.zara_supply]
+        mv[_Z_SUPPLY] = _T_ZARA_SUPPLY[state.zara_supply]
         zara_tokens = state.zara_tokens
         if len(zara_tokens) != cache.zara_shown:  # Zara's tokens only grow
             cache.zara_shown = len(zara_tokens)
             cache.zara_token_dirhems = sum([t % 10 - 1 for t in zara_tokens])
-            _render_grid(mv, _ZARA0 + 3, zara_tokens)
+            _render_grid(mv, _Z_TOKENS, zara_tokens)
         dirhems = state.zara_dirhems
         score = dirhems + cache.zara_token_dirhems  # effects.zara_score
-        mv[_ZARA0 + 1] = _T60[dirhems] if dirhems < _N60 else _scaled(_T60, dirhems)
-        mv[_ZARA0 + 2] = _T60[score] if score < _N60 else _scaled(_T60, score)
-        mv[_SOLO0] = _T5[state.double_turns]
+        mv[_Z_DIRHEMS] = (_T_ZARA_DIRHEMS[dirhems] if dirhems < _N_DIRHEMS
+                          else _scaled(dirhems, _S_ZARA_DIRHEMS))
+        mv[_Z_SCORE] = (_T_ZARA_SCORE[score] if score < _N_DIRHEMS
+                        else _scaled(score, _S_ZARA_SCORE))
+        mv[_DOUBLE_TURNS_AT] = _T_DOUBLE_TURNS[state.double_turns]
     paid = state.zakat_paid
     fruit = state.fruit[0]
     norias = state.norias[0]
@@ -1024,12 +759,12 @@ def _render_solo(state: AlpujarrasState, cache: _ObsCache, zara_moved: bool) -> 
         cache.zakat_key = key
         stars = state.zakat_star
         for i in range(C.NUM_ZAKAT_CARDS):
-            base = _ZAKAT0 + i * _ZAKAT_WIDTH
+            base = _ZAKAT_AT[i]
             payable = 0.0
             if paid[i]:
-                mv[base + 1] = 1.0
+                mv[base + _K_PAID] = 1.0
             else:
-                mv[base + 1] = 0.0
+                mv[base + _K_PAID] = 0.0
                 wanted, need_norias, need_dirhems, farmer = _ZAKAT_COSTS[i, 1 if stars[i] else 0]
                 if (norias >= need_norias and dirhems >= need_dirhems
                         and (has_farmer or not farmer)
@@ -1037,13 +772,13 @@ def _render_solo(state: AlpujarrasState, cache: _ObsCache, zara_moved: bool) -> 
                         and fruit[2] >= wanted[2] and fruit[3] >= wanted[3]
                         and fruit[4] >= wanted[4]):
                     payable = 1.0
-            mv[base + 10] = payable
+            mv[base + _K_PAYABLE] = payable
     tokens = state.tokens[0]
     if len(tokens) != cache.solo_kinds_shown:  # the kinds delivered change with a delivery
         cache.solo_kinds_shown = len(tokens)
         kinds = {t // 10 for t in tokens}
         for t in range(C.NUM_FRUITS):
-            mv[_SOLO0 + 1 + t] = 1.0 if t in kinds else 0.0
+            mv[_KINDS_AT + t] = 1.0 if t in kinds else 0.0
 
 
 def _track_block(track: C.Track, layout: list[int], four: bool) -> np.ndarray:
@@ -1062,23 +797,21 @@ def _track_block(track: C.Track, layout: list[int], four: bool) -> np.ndarray:
 def _base(n: int) -> np.ndarray:
     """The canonical vector's parts fixed by the seat count: facts, player count, presence."""
     w = np.zeros(W_SIZE, dtype=np.float32)
-    start = SLICES["channel_facts"].start
-    w[start:start + len(_FACTS)] = _FACTS
+    w[_FACTS0:_FACTS0 + len(_FACTS)] = _FACTS
     for k in range(n):
-        w[_PIECES0 + k * _PIECE_WIDTH] = 1.0
-        w[_PLAYERS0 + k * _PLAYER_WIDTH] = 1.0
-    if n <= 2:
-        w[_DIE0] = 1.0
-    w[_OFF_META + n - 1] = 1.0
-    w[_OFF_META + 4] = float(n == 1)
-    w[_OFF_META + 5] = float(C.four_player_side(n))
+        w[SPEC.offset("pieces", "present", k)] = 1.0
+        w[SPEC.offset("players", "present", k)] = 1.0
+    if n <= 2:  # state.has_die
+        w[SPEC.offset("die", "present")] = 1.0
+    w[_META_PLAYERS + n - 1] = 1.0  # player count one-hot: 1, 2, 3, 4
+    w[_META_SOLO] = float(n == 1)
+    w[_META_FOUR] = float(C.four_player_side(n))
     return w
 
 
 _BASES = {n: _base(n) for n in C.PLAYER_COUNTS}
 _FRESH: dict[int, np.ndarray] = {}  # n -> a new game's canonical vector, less what varies
 _FRESH_SOLO: dict[tuple, np.ndarray] = {}  # (double turns, star sides) -> a new solo block
-_SOLO_SPAN = slice(_ZARA0, SLICES["solo"].stop)
 _AWARDS_ALIKE = len(set(C.AWARDS)) == 1
 
 
@@ -1093,11 +826,10 @@ def _fresh_template(n: int) -> np.ndarray:
     cache.goal_plan = _goal_plan(tuple(state.goal_sides))
     _render_farm(state, cache)
     _render_town(state, cache)
-    for w in range(C.NUM_TOWNS):
-        cache.mv[_TOWN0 + w * _TOWN_WIDTH + 4:_TOWN0 + w * _TOWN_WIDTH + 4 + TOKEN_GRID] = \
-            _ZERO_GRID
+    for at in _TOWN_TOKENS_AT:
+        cache.mv[at:at + TOKEN_GRID] = _ZERO_GRID
     if state.solo:
-        cache.mv[_FARM0 + state.zara_farmland * _FARM_WIDTH + 12] = 0.0
+        cache.mv[_MULE_AT[state.zara_farmland]] = 0.0
     _render_chan(state, cache.mv)
     for q in range(n):
         _render_seat(state, cache, q)
@@ -1125,6 +857,10 @@ _NEW_GAME_ROWS = {
 }
 
 
+_GOAL_ONE_HOT_AT = _copies("goals", "goal")
+_REWARD_AT = _copies("goals", "reward")
+
+
 def _new_cache(state: AlpujarrasState) -> _ObsCache:
     """The canonical vector of `state`, every group written (a new game's from its template)."""
     n = state.num_players
@@ -1144,10 +880,9 @@ def _new_cache(state: AlpujarrasState) -> _ObsCache:
     w[_TRACK0:_TRACK0 + len(block)] = block
     for i, side in enumerate(state.goal_sides):
         if side >= 0:
-            goal = 2 * i + side  # C.card_goal
-            mv[_GOALS0 + i * _GOAL_WIDTH + goal] = 1.0
-            # as static_part writes it: the float64 quotient cast to float32
-            mv[_GOALS0 + i * _GOAL_WIDTH + C.NUM_GOALS] = C.GOAL_REWARDS[goal] / 5.0
+            goal = C.card_goal(i, side)
+            mv[_GOAL_ONE_HOT_AT[i] + goal] = 1.0
+            mv[_REWARD_AT[i]] = _T_REWARD[C.GOAL_REWARDS[goal]]
     cache.goal_plan = _goal_plan(tuple(state.goal_sides))
     cache.pos_shown = [-2] * len(state.pos)
     cache.spot_shown = [-1] * len(state.pos)
@@ -1157,14 +892,14 @@ def _new_cache(state: AlpujarrasState) -> _ObsCache:
         awards = state.awards
         shown = cache.town_shown
         for w_ in range(C.NUM_TOWNS):
-            base = _TOWN0 + w_ * _TOWN_WIDTH + 4
+            base = _TOWN_TOKENS_AT[w_]
             tokens = towns[w_]
-            for t in tokens:
+            for t in tokens:  # _render_grid on a zero grid
                 at = base + _CELL[t]
-                mv[at] = 1.0 if mv[at] else 0.5
+                mv[at] = _GRID_TWO if mv[at] else _GRID_ONE
             shown[w_] = (tuple(tokens), awards[w_], [0] * n)  # as _render_town keys it
         if state.solo:
-            mv[_FARM0 + state.zara_farmland * _FARM_WIDTH + 12] = 1.0
+            mv[_MULE_AT[state.zara_farmland]] = 1.0
             w[_SOLO_SPAN] = _fresh_solo(state)
             cache.zara_shown = 0
             cache.solo_kinds_shown = 0
@@ -1219,81 +954,73 @@ def _refresh(state: AlpujarrasState, cache: _ObsCache, dirty: int) -> None:
 
 
 _SOLO_GROUPS = G_ZARA | G_SEAT[0]
-_PHASE0 = _OFF_PHASE
-_STEPS_AT = _OFF_META + 6
-_T = {name: _OFF_TURN + off for name, off in _field_offsets(TURN_FIELDS).items()}
-_T_PLACE_LEFT = _T["place_left"]
-_T_PLACE_FARMLAND = _T["place_farmland"]
-_T_PLACE_TWO = _T["place_two"]
-_T_MOVE_LEFT = _T["move_left"]
-_T_IRRIGATE_LEFT = _T["irrigate_left"]
-_T_NORIAS_LEFT = _T["norias_left"]
-_T_FRUIT_LEFT = _T["fruit_left"]
-_T_MARKET_OPEN = _T["market_open"]
-_T_HARVEST_OPEN = _T["harvest_open"]
-_T_CARD_OPEN = _T["card_open"]
-_T_P2_FIRST_FARMLAND = _T["p2_first_farmland"]
-_T_P2_FIRST_FRUIT = _T["p2_first_fruit"]
-_T_P2_SECOND = _T["p2_second"]
-_T_CHAIN = _T["chain"]
-_T_NORIA_SPEND = _T["noria_spend"]
-_T_FARMLAND_CHOSEN = _T["farmland_chosen"]
-_T_MOVE_SOURCE = _T["move_source"]
-_T_FORCED_FARMLAND = _T["forced_farmland"]
-_T_SWAP_RETURNED = _T["swap_returned"]
-_T_CARD_PENDING = _T["card_pending"]
+_TU = {name: _TURN0 + at for name, at in _fields("turn").items()}
+_TU_PLACE_LEFT, _TU_PLACE_FARMLAND = _TU["place_left"], _TU["place_farmland"]
+_TU_PLACE_TWO, _TU_MOVE_LEFT = _TU["place_two"], _TU["move_left"]
+_TU_IRRIGATE_LEFT, _TU_NORIAS_LEFT = _TU["irrigate_left"], _TU["norias_left"]
+_TU_FRUIT_LEFT, _TU_MARKET_OPEN = _TU["fruit_left"], _TU["market_open"]
+_TU_HARVEST_OPEN, _TU_CARD_OPEN = _TU["harvest_open"], _TU["card_open"]
+_TU_P2_FIRST_FARMLAND, _TU_P2_FIRST_FRUIT = _TU["p2_first_farmland"], _TU["p2_first_fruit"]
+_TU_P2_SECOND, _TU_CHAIN, _TU_NORIA_SPEND = _TU["p2_second"], _TU["chain"], _TU["noria_spend"]
+_TU_FARMLAND_CHOSEN, _TU_MOVE_SOURCE = _TU["farmland_chosen"], _TU["move_source"]
+_TU_FORCED_FARMLAND, _TU_SWAP_RETURNED = _TU["forced_farmland"], _TU["swap_returned"]
+_TU_CARD_PENDING = _TU["card_pending"]
+_T_PLACE_LEFT = _table("turn", "place_left")
+_T_NORIAS_LEFT = _table("turn", "norias_left")
+_T_FRUIT_LEFT = _table("turn", "fruit_left")
+_flags("turn", "place_two", "move_left", "irrigate_left", "market_open", "harvest_open",
+       "card_open", "p2_second")
 _P_ACTION = int(Phase.ACTION)
 
 
 def _write_turn(state: AlpujarrasState, mv: memoryview) -> None:
-    """The turn block, written value by value (it is mostly zero)."""
+    """The turn block, written value by value (it is mostly zero); the one-hots of the chain in
+    progress only while one runs (observation_spec.turn_shown says when the block shows)."""
     if state.pend_place:
-        mv[_T_PLACE_LEFT] = state.pend_place / 2.0
+        mv[_TU_PLACE_LEFT] = _T_PLACE_LEFT[state.pend_place]
         if state.place_target >= 0:
-            mv[_T_PLACE_FARMLAND + state.place_target] = 1.0
+            mv[_TU_PLACE_FARMLAND + state.place_target] = 1.0
         if state.place_p2:
-            mv[_T_PLACE_TWO] = 1.0
+            mv[_TU_PLACE_TWO] = 1.0
     if state.pend_move:
-        mv[_T_MOVE_LEFT] = 1.0
+        mv[_TU_MOVE_LEFT] = 1.0
     if state.pend_irrigate:
-        mv[_T_IRRIGATE_LEFT] = 1.0
+        mv[_TU_IRRIGATE_LEFT] = 1.0
     if state.pend_norias:
-        mv[_T_NORIAS_LEFT] = min(state.pend_norias / 2.0, 1.0)
+        mv[_TU_NORIAS_LEFT] = _T_NORIAS_LEFT[state.pend_norias]
     if state.pend_fruit:
-        mv[_T_FRUIT_LEFT] = min(state.pend_fruit / 2.0, 1.0)
+        mv[_TU_FRUIT_LEFT] = _T_FRUIT_LEFT[state.pend_fruit]
     if state.market_left:
-        mv[_T_MARKET_OPEN] = 1.0
+        mv[_TU_MARKET_OPEN] = 1.0
     if state.harvest_left:
-        mv[_T_HARVEST_OPEN] = 1.0
+        mv[_TU_HARVEST_OPEN] = 1.0
     if state.card_left:
-        mv[_T_CARD_OPEN] = 1.0
+        mv[_TU_CARD_OPEN] = 1.0
     if state.p2_first_farmland >= 0:
-        mv[_T_P2_FIRST_FARMLAND + state.p2_first_farmland] = 1.0
+        mv[_TU_P2_FIRST_FARMLAND + state.p2_first_farmland] = 1.0
     if state.p2_first_fruit >= 0:
-        mv[_T_P2_FIRST_FRUIT + state.p2_first_fruit] = 1.0
+        mv[_TU_P2_FIRST_FRUIT + state.p2_first_fruit] = 1.0
     chain = state.chain
     if not chain:
         return
     if state.p2_second:
-        mv[_T_P2_SECOND] = 1.0
-    mv[_T_CHAIN + chain - 1] = 1.0
+        mv[_TU_P2_SECOND] = 1.0
+    mv[_TU_CHAIN + chain - 1] = 1.0  # Chain.NONE has no place in the one-hot
     if state.spend_k >= 1:
-        mv[_T_NORIA_SPEND + state.spend_k - 1] = 1.0
+        mv[_TU_NORIA_SPEND + state.spend_k - 1] = 1.0  # 1 ... 5 norias
     if state.sel_farmland >= 0:
-        mv[_T_FARMLAND_CHOSEN + state.sel_farmland] = 1.0
+        mv[_TU_FARMLAND_CHOSEN + state.sel_farmland] = 1.0
     if state.move_src >= 0:
-        mv[_T_MOVE_SOURCE + state.move_src] = 1.0
+        mv[_TU_MOVE_SOURCE + state.move_src] = 1.0
     if state.forced_dst >= 0:
-        mv[_T_FORCED_FARMLAND + state.forced_dst] = 1.0
+        mv[_TU_FORCED_FARMLAND + state.forced_dst] = 1.0
     if state.swap_return >= 0:
-        mv[_T_SWAP_RETURNED + state.swap_return] = 1.0
+        mv[_TU_SWAP_RETURNED + state.swap_return] = 1.0
     if state.pending_card >= 0:
-        mv[_T_CARD_PENDING + state.pending_card] = 1.0
+        mv[_TU_CARD_PENDING + state.pending_card] = 1.0
 
 
 _FLOAT32 = np.dtype(np.float32)
-_TURN0 = _OFF_TURN
-_TURN_END = SLICES["turn"].stop
 _ZERO_TURN = _ZEROS[:_TURN_END - _TURN0]
 
 
@@ -1310,7 +1037,8 @@ def _write_head(state: AlpujarrasState, cache: _ObsCache) -> None:
     else:
         cache.phase_at = -1
     steps = state.steps
-    mv[_STEPS_AT] = steps / STEP_SCALE if steps < STEP_SCALE else 1.0
+    x = steps * _S_STEPS
+    mv[_STEPS_AT] = x if x < 1.0 else 1.0
     if cache.turn_shown:
         mv[_TURN0:_TURN_END] = _ZERO_TURN
         cache.turn_shown = False

@@ -26,7 +26,7 @@ from huerta.envs.alpujarras.actions import (
     Phase,
 )
 from huerta.envs.alpujarras.game import DEFAULT_MAX_STEPS
-from huerta.envs.alpujarras.observation import SLICES, TURN_SCALE, material_part, turn_values
+from huerta.envs.alpujarras.observation_spec import SPEC as OBSERVATION_SPEC
 from huerta.envs.alpujarras.scenario import scenario
 from huerta.envs.core.errors import IllegalActionError
 
@@ -222,33 +222,14 @@ def test_aec_masks_zero_for_waiting_agents(n):
 
 def check_observations(state: AlpujarrasState, order: list[int]) -> None:
     """Every seat's observation (asked in `order`) equals the one computed from a cache-free copy
-    and the from-scratch reference, block by block; the mask equals the fresh mask."""
+    and the declaration's plain build (`SPEC.reference`), value for value; the mask equals the
+    fresh mask."""
     fresh = AlpujarrasState.from_dict(state.to_dict())
     for p in order:
         obs = state.observe(p)
         np.testing.assert_array_equal(obs, fresh.observe(p))
-        # the incremental groups equal the from-scratch reference, block by block
-        reference = material_part(state, p)
-        np.testing.assert_array_equal(obs[SLICES["track"].start:],
-                                      reference[SLICES["track"].start:])
-        np.testing.assert_array_equal(obs[:SLICES["turn"].start],
-                                      reference[:SLICES["turn"].start] + head_values(state))
-        turn = np.zeros(SLICES["turn"].stop - SLICES["turn"].start, np.float32)
-        if state.phase == Phase.ACTION or state.chain:
-            turn = np.minimum(np.asarray(turn_values(state), np.float32) * TURN_SCALE, 1)
-        np.testing.assert_array_equal(obs[SLICES["turn"]], turn)
+        np.testing.assert_array_equal(obs, OBSERVATION_SPEC.reference(state, p))
     np.testing.assert_array_equal(state.legal_mask(), fresh.legal_mask())
-
-
-def head_values(state: AlpujarrasState) -> np.ndarray:
-    """The phase and the two running game_meta values (steps, progress), from scratch."""
-    out = np.zeros(SLICES["turn"].start, np.float32)
-    if state.phase < len(Phase) - 1:
-        out[SLICES["phase"].start + state.phase] = 1.0
-    meta = SLICES["game_meta"].start
-    out[meta + 6] = min(state.steps / 3000.0, 1.0)
-    out[meta + 7] = (min(state.pos[:state.num_players]) + 1) / C.MAX_SPACES
-    return out
 
 
 @pytest.mark.parametrize("n", PLAYER_COUNTS)
@@ -279,6 +260,38 @@ def test_cached_observations_equal_a_fresh_computation(n):
                 check_observations(state, order)
             state.apply(policy(state, rng))
         check_observations(state, list(range(n)))
+
+
+@pytest.mark.parametrize("n", PLAYER_COUNTS)
+def test_fast_observation_equals_the_declared_reference(n):
+    """The fast observation (one canonical vector per state, rewritten group by group where an
+    action changed something, gathered per observer) equals the declaration's plain build,
+    `SPEC.reference`, value for value, for every observer after every step, clones included
+    (a clone copies the cached vector and plays on alone), the final position too; the solo
+    game with its variants as well."""
+    for seed in range(games(3, 40)):
+        rng = np.random.default_rng(1000 + seed)
+        if n == 1:
+            dt, stars = SOLO_VARIANTS[seed % len(SOLO_VARIANTS)]
+            state = new_game(1, seed=seed, double_turns=dt, star_sides=stars)
+            policy = solo_duty_policy
+        else:
+            state = new_game(n, seed=seed)
+            policy = short_move_policy
+        while not state.is_terminal:
+            observers = range(n) if rng.random() < 0.5 else [state.current_player]
+            for p in observers:
+                np.testing.assert_array_equal(state.observe(p),
+                                              OBSERVATION_SPEC.reference(state, p))
+            if rng.random() < 0.05:  # a clone copies the cached vector and plays on alone
+                clone = state.clone()
+                clone.apply(policy(clone, rng))
+                for p in range(n):
+                    np.testing.assert_array_equal(clone.observe(p),
+                                                  OBSERVATION_SPEC.reference(clone, p))
+            state.apply(policy(state, rng))
+        for p in range(n):  # the final position too (no phase, nobody acting)
+            np.testing.assert_array_equal(state.observe(p), OBSERVATION_SPEC.reference(state, p))
 
 
 def test_observation_caches_of_clones_are_independent():

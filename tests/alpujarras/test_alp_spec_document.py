@@ -39,7 +39,8 @@ from huerta.envs.alpujarras import components as C
 from huerta.envs.alpujarras import new_game
 from huerta.envs.alpujarras.actions import N_ACTIONS, Phase, action_name
 from huerta.envs.alpujarras.game import DEFAULT_MAX_STEPS, SPEC
-from huerta.envs.alpujarras.observation import BLOCKS, OBS_LAYOUT, OBS_SIZE, SLICES
+from huerta.envs.alpujarras.observation import OBS_LAYOUT, OBS_SIZE, SLICES
+from huerta.envs.alpujarras.observation_spec import SPEC as OBSERVATION_SPEC
 from huerta.envs.alpujarras.scenario import scenario
 
 SPEC_DOC = SpecDocument("alpujarras", gap_prefixes=("G", "ZG"))
@@ -292,35 +293,52 @@ def test_observation_layout_table(doc):
     rows = parse_table(doc, "obs_layout")
     assert_layout_table(rows, OBS_LAYOUT, OBS_SIZE)
     assert SPEC.observation_size == OBS_SIZE
-    assert [int(r["repeats"]) for r in rows[:-1]] == [rep for _, rep, _ in BLOCKS]
+    assert SPEC.observation_spec is OBSERVATION_SPEC and OBSERVATION_SPEC.layout == OBS_LAYOUT
     assert new_game(2, seed=0).observe(0).shape == (OBS_SIZE,)
 
 
-def _fields(doc: str) -> dict[str, dict[str, tuple[int, int, float]]]:
-    out: dict[str, dict[str, tuple[int, int, float]]] = {}
+def _fields(doc: str) -> dict[str, dict[str, tuple[int, int, int, float, str]]]:
+    """block -> field -> (offset of the first copy, stride between copies (0 for a single
+    block), size, divisor, encoding), parsed from the field table ("1717 + 35 × seat slot")."""
+    out: dict[str, dict[str, tuple[int, int, int, float, str]]] = {}
     for r in parse_table(doc, "obs_fields"):
+        first, _, rest = r["offset"].partition(" + ")
+        stride = int(rest.split(" × ")[0]) if rest else 0
         out.setdefault(r["block"], {})[r["field"]] = (
-            int(r["offset in repeat"]), int(r["size"]), float(r["divided by"])
+            int(first), stride, int(r["size"]), float(r["divided by"]), r["encoding"]
         )
     return out
 
 
 def test_field_table_matches_the_blocks(doc):
+    """The documented fields of every block tile it exactly: in order, each starting where the
+    one before ends, the copies (stride = the summed field sizes) filling the block's slice."""
     fields = _fields(doc)
-    for name, repeats, block_fields in BLOCKS:
-        assert list(fields[name]) == [f for f, _, _ in block_fields]
-        width = sum(size for _, size, _ in fields[name].values())
-        assert width * repeats == SLICES[name].stop - SLICES[name].start
+    assert list(fields) == [name for name, _, _ in OBS_LAYOUT]
+    for name, offset, size in OBS_LAYOUT:
+        block = OBSERVATION_SPEC.block(name)
+        assert list(fields[name]) == [f.name for f in block.fields]
+        at = offset
+        strides = set()
+        for first, stride, width, divisor, encoding in fields[name].values():
+            assert first == at
+            at += width
+            strides.add(stride)
+        width = at - offset
+        count = size // width
+        assert count * width == size == SLICES[name].stop - SLICES[name].start
+        assert strides == ({width} if count > 1 else {0})
+        assert count == block.count
 
 
 def _reader(doc, obs):
     fields = _fields(doc)
-    repeats = {name: rep for name, rep, _ in BLOCKS}
 
     def read(block, field, repeat=0):
-        width = (SLICES[block].stop - SLICES[block].start) // repeats[block]
-        off, size, div = fields[block][field]
-        start = SLICES[block].start + repeat * width + off
+        first, stride, size, div, encoding = fields[block][field]
+        start = first + repeat * stride
+        if encoding != "value":
+            div = 1.0
         return np.round(obs[start:start + size] * div).astype(int).tolist()
 
     return read
