@@ -58,17 +58,6 @@ def num(x: float) -> str:
     return f"{x:g}"
 
 
-def fields_table(fields: Iterable[tuple[str, int, float]], text: Mapping[str, str]) -> list[str]:
-    """The table of an observation block's (name, size, divisor) fields with their offsets in the
-    block and a description per field from `text` (a missing description raises KeyError, so a
-    new field cannot go undocumented)."""
-    rows, offset = [], 0
-    for name, size, scale in fields:
-        rows.append((f"`{name}`", offset, size, num(scale), text[name]))
-        offset += size
-    return table(("field", "offset in block", "size", "divided by", "contents"), rows)
-
-
 def observation_layout_table(spec) -> list[str]:
     """The block table of an `ObservationSpec` (huerta.envs.core.observation_spec): offset, size
     and meaning of each block, then the total."""
