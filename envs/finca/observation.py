@@ -53,6 +53,7 @@ _OFF_STEPS = SPEC.offset("game_meta", "steps")
 _OFF_RESERVE = SPEC.offset("game_meta", "wooden_reserve")
 _OFF_INTRO_LEFT = SPEC.offset("game_meta", "intro_left")
 _OFF_BLADE_FRUIT = SPEC.offset("blade_fruit")
+_BLADE_WIDTH = SPEC.block("blade_fruit").width
 _OFF_FARMERS = SPEC.offset("blade_farmers")
 _OFF_SUPPLY = SPEC.offset("supply")
 _OFF_COMM = SPEC.offset("communities")
@@ -114,7 +115,7 @@ def _board_part(state: FincaState) -> np.ndarray:
     out[_OFF_PLAYER_COUNT + state.num_players - 2] = 1.0
     out[_OFF_RESERVE] = state.wooden_reserve * _S_RESERVE
     for b, f in enumerate(state.blades):
-        out[_OFF_BLADE_FRUIT + 6 * b + f] = 1.0
+        out[_OFF_BLADE_FRUIT + _BLADE_WIDTH * b + f] = 1.0
     for value in state.bonus_stack:
         out[_OFF_BONUS + (7 - value)] = 1.0
     block = out[_OFF_COMM:_OFF_COMM + C.NUM_COMMUNITIES * COMMUNITY_BLOCK].reshape(
