@@ -55,12 +55,7 @@ def _copies(block: str, field: str | None = None) -> tuple[int, ...]:
     return tuple(SPEC.offset(block, field, k) for k in range(SPEC.block(block).count))
 
 
-def _factor(block: str, field: str) -> float:
-    """A field's float32 factor (one scale for all its values) as a Python float: `v * factor`
-    stored into a float32 vector rounds once, exactly as the declaration's float32 product."""
-    f = next(f for f in SPEC.block(block).fields if f.name == field)
-    assert len(set(f.scales)) == 1, f"{block}.{field}: one scale expected"
-    return float(f.factor[0])
+_factor = SPEC.scalar_factor  # a single-scaled field's factor, for scalar writes
 
 
 @cache

@@ -128,6 +128,14 @@ class Block:
     def size(self) -> int:
         return self.width * self.count
 
+    def field(self, name: str) -> Field:
+        """Field `name` of this block."""
+        for f in self.fields:
+            if f.name == name:
+                return f
+        raise KeyError(f"block {self.name!r} has no field {name!r}; fields: "
+                       f"{', '.join(f.name for f in self.fields)}")
+
     def field_offset(self, name: str) -> int:
         """Where field `name` starts inside one copy."""
         at = 0
@@ -175,6 +183,15 @@ class ObservationSpec:
         if not 0 <= copy < b.count:
             raise IndexError(f"block {block!r} has {b.count} copies, not copy {copy}")
         return start + copy * b.width + (b.field_offset(field) if field else 0)
+
+    def scalar_factor(self, block: str, field: str) -> float:
+        """The float32 factor of a field with one scale for all its values, as a Python float:
+        a small int times it, stored into a float32 vector, rounds once, exactly as the
+        reference's float32 product (the fast writers' scalar writes rely on it)."""
+        f = self.block(block).field(field)
+        if len(set(f.scales)) != 1:
+            raise ValueError(f"{self.game}: {block}.{field} has one scale per value, not one")
+        return float(f.factor[0])
 
     def factors(self, block: str) -> np.ndarray:
         """One copy of `block`'s float32 factors, value by value (1 for one-hot values)."""

@@ -70,11 +70,7 @@ _FINCA = slice(_COMM.field_offset("finca_fruits"), _COMM.field_offset("resolved"
 _RESOLVED = _COMM.field_offset("resolved")
 
 
-def _factor(block: str, field: str) -> float:
-    """A single-valued field's float32 factor as a Python float: `v * factor` stored into a
-    float32 array rounds once, exactly as numpy's float32 product does."""
-    b = SPEC.block(block)
-    return float(b.fields[[f.name for f in b.fields].index(field)].factor[0])
+_factor = SPEC.scalar_factor  # a single-scaled field's factor, for scalar writes
 
 
 _S_STEPS = _factor("game_meta", "steps")

@@ -82,15 +82,7 @@ def _fields(block: str) -> tuple[tuple[str, int, float], ...]:
     return tuple((f.name, f.size, f.scale) for f in SPEC.block(block).fields)
 
 
-def _factor(block: str, field: str) -> float:
-    """A single-scaled field's float32 factor as a Python float: an int or bool times it,
-    clipped at 1, then stored as float32, equals the float32 product of the reference (the
-    double product of a small int and a float32 is exact, so it is rounded once, the same
-    way)."""
-    b = SPEC.block(block)
-    factor = b.fields[[f.name for f in b.fields].index(field)].factor
-    assert len(set(factor.tolist())) == 1, f"{block}.{field} has one scale per value"
-    return float(factor[0])
+_factor = SPEC.scalar_factor  # a single-scaled field's factor, for scalar writes
 
 
 def _at(block: str) -> dict[str, int]:

@@ -124,3 +124,12 @@ def test_a_declared_observation_pickles_by_its_game():
 
     spec = get_game("finca").observation_spec
     assert pickle.loads(pickle.dumps(spec)) is spec
+
+
+def test_scalar_factor_is_the_float32_reciprocal_of_one_scale():
+    spec = _toy()
+    assert spec.scalar_factor("seats", "coins") == float(np.float32(1 / 10))
+    with pytest.raises(ValueError, match=r"flags\.dice has one scale per value"):
+        spec.scalar_factor("flags", "dice")
+    with pytest.raises(KeyError, match=r"no field 'gems'"):
+        spec.scalar_factor("seats", "gems")
