@@ -14,6 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from budgets import games
+from game_cases import fewest_and_most
 
 from huerta.agents.human import HumanAgent
 from huerta.envs.core.legend import FRUIT_CODES, LEGEND_HEADING
@@ -23,8 +24,7 @@ from huerta.envs.core.view import PlayerView
 from huerta.training.animation import CAPTION_SIZE, save_gif
 
 ROOT = Path(__file__).resolve().parent.parent
-CASES = [("finca", 2), ("finca", 4), ("alpujarras", 1), ("alpujarras", 2), ("alpujarras", 4),
-         ("mi_tierra", 2), ("mi_tierra", 4)]
+CASES = fewest_and_most()  # every game at its fewest and most players (the solo game included)
 
 
 def random_states(game: str, n: int, seed: int, every: int = 1):

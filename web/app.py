@@ -1,7 +1,8 @@
 """The web server's routes: the page, its static files and a small JSON API.
 
     GET  /                               the page (static/index.html)
-    GET  /api/meta                       games, player counts, options, agent codes, colours
+    GET  /api/meta                       games, player counts, options, agent codes, colours,
+                                         each game's board script (static/<board>.js)
     POST /api/replays                    open an uploaded record (the body is the file)
     POST /api/replays/run                open a game of a tournament: {"run": ID, "line": K}
     GET  /api/replays/{id}/steps/{k}     the board before move k (k = moves: the end)
@@ -85,7 +86,8 @@ def _int_param(value: str | None, name: str, default: int) -> int:
 def game_catalogue() -> list[dict[str, Any]]:
     """Every name the page offers (alpujarras-solo included), with its player counts, options
     (name -> valid values; a variant's own options only under the variant, as its spec's
-    `GameVariant.options` says) and the label of its menu entry."""
+    `GameVariant.options` says), the label of its menu entry and a variant's own words
+    (`GameVariant.label`, "against Zara"; empty for a game)."""
     games = []
     for name in game_choices():
         spec, fixed = resolve_game(name)
@@ -95,9 +97,10 @@ def game_catalogue() -> list[dict[str, Any]]:
         if variant is None:  # a variant's own options (the solo game's) are not the game's
             taken = {o for v in spec.variants.values() for o in v.options}
             options = {k: v for k, v in options.items() if k not in taken}
-        label = f"{name} ({variant.label})" if variant is not None and variant.label else name
+        words = variant.label if variant is not None else ""  # "against Zara"
+        label = f"{name} ({words})" if words else name
         games.append({"name": name, "game": spec.name, "players": counts, "options": options,
-                      "label": label})
+                      "label": label, "variant_label": words})
     return games
 
 
@@ -160,6 +163,7 @@ def create_app(runs: str | Path = "runs", workers: int = 4) -> FastAPI:
                        "usage": {k: v for k, v in AGENT_USAGE.items() if k != "human"},
                        "examples": list(AGENT_EXAMPLES)},
             "palettes": boards.palettes(),
+            "boards": boards.board_scripts(),
             "limits": {"upload_bytes": MAX_UPLOAD_BYTES, "pace_seconds": MAX_PACE},
             "runs": str(folder.root),
         }

@@ -15,9 +15,8 @@ import pickle
 import numpy as np
 import pytest
 
-from huerta.envs.alpujarras.state import AlpujarrasState
 from huerta.envs.core.errors import CorruptRecordError
-from huerta.envs.core.registry import get_game
+from huerta.envs.core.registry import game_specs, get_game
 from huerta.envs.core.state_base import (
     BOOL,
     BOOL_ROWS,
@@ -32,10 +31,10 @@ from huerta.envs.core.state_base import (
     SlottedState,
     StateFields,
 )
-from huerta.envs.finca.state import FincaState
-from huerta.envs.mi_tierra.state import MiTierraState
 
-STATE_CLASSES = {"finca": FincaState, "alpujarras": AlpujarrasState, "mi_tierra": MiTierraState}
+# every game's state class: the class of the states its spec makes
+STATE_CLASSES = {spec.name: type(spec.new_game(spec.player_counts[0], seed=0))
+                 for spec in game_specs()}
 CASES = [
     pytest.param(name, n, id=f"{name}-{n}")
     for name in STATE_CLASSES for n in get_game(name).player_counts

@@ -11,13 +11,12 @@ import json
 
 import numpy as np
 import pytest
+from game_cases import every_count, name_counts
 
 from huerta.envs.core.errors import InvalidConfigError
-from huerta.envs.core.registry import get_game
+from huerta.envs.core.registry import game_choices, get_game
 
-GAMES = [("finca", 2), ("finca", 3), ("finca", 4), ("alpujarras", 2), ("alpujarras", 3),
-         ("alpujarras", 4), ("alpujarras-solo", 1), ("mi_tierra", 2), ("mi_tierra", 3),
-         ("mi_tierra", 4)]
+GAMES = every_count()  # every game at each of its own counts, and alpujarras-solo (1)
 
 
 @pytest.fixture(scope="module")
@@ -86,8 +85,9 @@ def test_the_mask_is_the_games_own(rllib_env):
     np.testing.assert_array_equal(o["observations"], game.observe(game.current_player))
 
 
-@pytest.mark.parametrize(("game", "players"), [("finca", 2), ("alpujarras", 4),
-                                                ("alpujarras-solo", 1), ("mi_tierra", 3)])
+# every name at its largest count: the most opponent seats
+@pytest.mark.parametrize(("game", "players"), [(name, max(name_counts(name)[1]))
+                                               for name in game_choices()])
 def test_the_league_table_shows_only_the_learner_and_snapshot_seats(rllib_env, game, players):
     shaping = 0.02
     env = rllib_env.make_env(game, players, league={"shaping": shaping})

@@ -19,6 +19,7 @@ import pytest
 
 from huerta.agents.base import Agent
 from huerta.envs.core.errors import InvalidConfigError
+from huerta.envs.core.registry import game_names, own_player_counts
 from huerta.training.anchored import AnchoredFit, pair_table
 from huerta.training.benchmark import RATING_LEGEND, RUNG_LEGEND, benchmark, format_benchmark
 from huerta.training.cli import main
@@ -115,8 +116,9 @@ def test_an_agent_without_games_against_the_ladder_is_not_rated():
 # --- the ladder ------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("game", ["finca", "alpujarras", "mi_tierra"])
-@pytest.mark.parametrize("players", [2, 3, 4])
+# every game at its own player counts (the solo game's ladder keeps win rates: the next test)
+@pytest.mark.parametrize(("game", "players"), [(game, n) for game in game_names()
+                                               for n in own_player_counts(game)])
 def test_random_is_zero_and_the_heuristic_is_on_the_ladder(game, players):
     rungs = ladder(game, players)
     assert rungs[0].code == "random" and rungs[0].rating == 0.0
@@ -291,7 +293,7 @@ def test_the_shipped_ladder_has_a_search_rung_above_the_heuristic(monkeypatch):
     """The search rung was measured for every game's 2-player ladder (scripts/
     reference_ladder.py) and beat the heuristic there; $HUERTA_LADDER swaps the file."""
     monkeypatch.delenv("HUERTA_LADDER")
-    for game in ("finca", "alpujarras", "mi_tierra"):
+    for game in game_names():
         rungs = ladder(game, 2)
         assert [r.code for r in rungs] == ["random", "heuristic", "search"]
         heuristic, search = rungs[1], rungs[2]

@@ -3,6 +3,8 @@ table, which fits long agent names and explains its columns."""
 
 from __future__ import annotations
 
+from game_cases import middle_count
+
 from huerta.training.cli import main
 from huerta.training.matches import play_batch, results_table
 
@@ -58,11 +60,11 @@ def test_the_gymnasium_view_keeps_the_game_record_and_it_replays(tmp_path):
 
     import huerta.envs  # noqa: F401  (registers the ids)
     from huerta.envs.core.records import GameRecord, replay
+    from huerta.envs.core.registry import gym_ids
 
-    for env_id, kwargs in (("huerta/Finca-v0", {"num_players": 3}),
-                           ("huerta/Alpujarras-v0", {"num_players": 2}),
-                           ("huerta/AlpujarrasSolo-v0", {}),
-                           ("huerta/MiTierra-v0", {"num_players": 2})):
+    for env_id, (_, fixed) in gym_ids().items():  # every game's id and each variant's
+        # a variant's env fixes its player count; a game's gets the middle of its own counts
+        kwargs = {} if "num_players" in fixed else {"num_players": middle_count(fixed["game"])}
         env = gymnasium.make(env_id, **kwargs)
         env.reset(seed=4)
         rng = np.random.default_rng(0)

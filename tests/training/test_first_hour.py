@@ -20,6 +20,7 @@ from huerta.envs.core.registry import (
     game_choices,
     game_label,
     game_names,
+    game_specs,
     get_game,
     gym_ids,
     own_player_counts,
@@ -31,6 +32,7 @@ from huerta.training.cli import main
 from huerta.training.tournament import AgentStats, TournamentResult, format_results
 
 ROOT = Path(__file__).resolve().parents[2]
+PUBLISHED_NAMES = ["finca", "alpujarras", "alpujarras-solo", "mi_tierra"]  # what commands take
 GYM_IDS = list(gym_ids())  # every game's id and every variant's, as the specs declare them
 MODES = ["ansi", "rgb_array", "human"]
 
@@ -60,6 +62,14 @@ def test_gymnasium_make_takes_every_render_mode_without_a_warning(env_id, mode, 
     else:
         assert frame is None and printed.strip()  # the text board, printed
     env.close()
+
+
+def test_gymnasium_registers_exactly_the_registrys_ids():
+    """`import huerta.envs` registers one id per game and one per variant, as the specs declare
+    them (tests/<game>/<game>_contract.py pins each game's ids by hand), and no other."""
+    registered = [env_id for env_id in gymnasium.registry if env_id.startswith("huerta/")]
+    assert sorted(registered) == sorted(GYM_IDS)
+    assert len(GYM_IDS) == sum(1 + len(spec.variants) for spec in game_specs())
 
 
 def test_class_metadata_lists_every_mode_of_every_game():
@@ -205,7 +215,12 @@ def test_training_prints_a_line_per_evaluation_and_a_summary(tmp_path, capsys):
 
 # --- item 6: one name for the solo game, pyproject, tables, --games -------------------------------
 def test_the_solo_game_has_one_name_everywhere():
-    assert game_choices() == ["finca", "alpujarras", "alpujarras-solo", "mi_tierra"]
+    choices = game_choices()
+    # every game, each followed by its variants' names, as the specs declare them
+    assert choices == [name for spec in game_specs() for name in (spec.name, *spec.variants)]
+    assert choices.index("alpujarras-solo") == choices.index("alpujarras") + 1
+    # the names published so far, in their order: the registry may add names, never drop one
+    assert [n for n in choices if n in PUBLISHED_NAMES] == PUBLISHED_NAMES
     spec, players = resolve_game("alpujarras-solo")
     assert (spec.name, players) == ("alpujarras", 1)
     assert resolve_game("alpujarras", 1)[1] == 1  # the other spelling still works

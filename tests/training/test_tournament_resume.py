@@ -9,6 +9,7 @@ and workers capped at the number of games.
 
 from __future__ import annotations
 
+import functools
 import inspect
 import itertools
 import json
@@ -23,10 +24,12 @@ from pathlib import Path
 
 import pytest
 
+from huerta.agents import make_agent
 from huerta.envs.core.errors import CorruptRecordError, InvalidConfigError
 from huerta.envs.core.registry import game_names
 from huerta.training import tournament
 from huerta.training.cli import main
+from huerta.training.matches import play_game
 from huerta.training.tournament import (
     TournamentFolder,
     TournamentInterrupted,
@@ -40,13 +43,30 @@ from huerta.training.tournament import (
 ROOT = Path(__file__).resolve().parents[2]
 AGENTS = ["random", "random"]
 SEED = 7
-# games per game: one to two seconds of random play, so a signal lands well before the end
-GAMES = {"finca": 100, "alpujarras": 400, "mi_tierra": 150}
+# the steps of random play a tournament here holds (one to two seconds), so that a signal lands
+# well before the end however long the game's games are
+TOURNAMENT_STEPS = 25_000
 SUMMARY_FILES = ("games.jsonl", "summary.json", "table.txt")
 
 
+@functools.cache
+def games_of(game: str) -> int:
+    """How many games a tournament of `game` plays here: TOURNAMENT_STEPS over the mean length
+    of ten seeded games of its agents, an even number (every deal from both seats) from 20 to
+    2,000. Deterministic, as the games are (at the time of writing about 120 of Finca, 1,300 of
+    Alpujarras, 150 of Mi Tierra). Played with play_game, not the tournament's own functions,
+    which tests here replace."""
+    lengths = [
+        play_game(game, [make_agent(code, game=game, seed=SEED + 2 * k + seat)
+                         for seat, code in enumerate(AGENTS)], SEED + k)[1].steps
+        for k in range(10)
+    ]
+    deals = round(TOURNAMENT_STEPS * len(lengths) / sum(lengths) / 2)
+    return 2 * min(1000, max(10, deals))
+
+
 def tournament_args(game: str, out: Path, *extra: str) -> list[str]:
-    return ["tournament", game, "--agents", ",".join(AGENTS), "--games", str(GAMES[game]),
+    return ["tournament", game, "--agents", ",".join(AGENTS), "--games", str(games_of(game)),
             "--seed", str(SEED), "--quiet", "--out", str(out), *extra]
 
 
@@ -58,7 +78,7 @@ def reference(tmp_path_factory):
     def get(game: str) -> Path:
         if game not in made:
             out = tmp_path_factory.mktemp(f"reference-{game}")
-            run_tournament(game, AGENTS, games=GAMES[game], seed=SEED, out=out)
+            run_tournament(game, AGENTS, games=games_of(game), seed=SEED, out=out)
             made[game] = out
         return made[game]
 
@@ -108,7 +128,7 @@ def test_signal_then_resume_gives_the_uninterrupted_results(game, sig, tmp_path,
     proc.send_signal(sig)
     stdout, stderr = proc.communicate(timeout=120)
     kept = complete_lines(out / "games.jsonl")
-    total = GAMES[game]
+    total = games_of(game)
     assert 2 <= kept < total, "the run ended before the signal: nothing was interrupted"
     if sig == signal.SIGINT:
         assert proc.returncode == 130 and "Traceback" not in stderr
@@ -136,7 +156,7 @@ def test_sigterm_is_handled_like_ctrl_c(tmp_path):
     proc.terminate()
     _, stderr = proc.communicate(timeout=120)
     kept = complete_lines(out / "games.jsonl")
-    assert proc.returncode == 130 and kept < GAMES["alpujarras"]
+    assert proc.returncode == 130 and kept < games_of("alpujarras")
     assert stderr.startswith(f"huerta tournament: interrupted: {kept} of ")
     assert len(stderr.splitlines()) == 1
 
@@ -149,7 +169,7 @@ def test_a_line_cut_short_by_a_kill_is_played_again(tmp_path, reference):
     shutil.copy(ref / "tournament.json", out)
     lines = (ref / "games.jsonl").read_bytes().splitlines(keepends=True)
     (out / "games.jsonl").write_bytes(b"".join(lines[:5]) + lines[5][: len(lines[5]) // 2])
-    run_tournament("alpujarras", AGENTS, games=GAMES["alpujarras"], seed=SEED, out=out,
+    run_tournament("alpujarras", AGENTS, games=games_of("alpujarras"), seed=SEED, out=out,
                    resume=True)
     assert_same_results(out, ref)
 
@@ -159,7 +179,7 @@ def test_resuming_a_finished_tournament_plays_nothing(tmp_path, reference, monke
     out = tmp_path / "run"
     shutil.copytree(ref, out)
     monkeypatch.setattr(tournament, "_run_job", lambda args: pytest.fail("a game was played"))
-    run_tournament("alpujarras", AGENTS, games=GAMES["alpujarras"], seed=SEED, out=out,
+    run_tournament("alpujarras", AGENTS, games=games_of("alpujarras"), seed=SEED, out=out,
                    resume=True)
     assert_same_results(out, ref)
 
@@ -171,7 +191,7 @@ def test_results_do_not_depend_on_the_order_games_finish(tmp_path, reference, mo
         yield from reversed(list(original(*args, **kwargs)))
 
     monkeypatch.setattr(tournament, "play_jobs", reversed_order)
-    run_tournament("alpujarras", AGENTS, games=GAMES["alpujarras"], seed=SEED,
+    run_tournament("alpujarras", AGENTS, games=games_of("alpujarras"), seed=SEED,
                    out=tmp_path / "run")
     assert_same_results(tmp_path / "run", reference("alpujarras"))
 
@@ -379,7 +399,7 @@ def test_ctrl_c_in_process_keeps_the_finished_games(tmp_path, monkeypatch, capsy
 
     monkeypatch.setattr(tournament, "_run_job", interrupting)
     out = tmp_path / "run"
-    total = GAMES["alpujarras"]
+    total = games_of("alpujarras")
     expected = f"interrupted: 2 of {total} games kept"
     with pytest.raises(TournamentInterrupted, match=expected) as info:
         run_tournament("alpujarras", AGENTS, games=total, seed=SEED, out=out)

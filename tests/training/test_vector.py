@@ -7,8 +7,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import torch
+from game_cases import middle_count
 
-from huerta.envs.core.registry import get_game
+from huerta.envs.core.registry import game_choices, get_game, resolve_game
 from huerta.training.selfplay import BatchedPolicy, PoolWeights, SnapshotAgent
 from huerta.training.train import TrainConfig, new_model, save_model
 from huerta.training.vector import SelfPlayVecEnv
@@ -62,8 +63,9 @@ def test_the_batched_opponent_plays_what_the_unbatched_one_plays(finca_model):
     assert all(masks[i, a] for i, a in enumerate(sampled))
 
 
-@pytest.mark.parametrize("game, players", [("finca", 2), ("alpujarras", 3), ("mi_tierra", 2),
-                                           ("alpujarras", 1)])
+# every game (3 players of 2-4) and every variant (the solo game: alpujarras with 1 player)
+@pytest.mark.parametrize("game, players", [(resolve_game(name)[0].name, middle_count(name))
+                                           for name in game_choices()])
 def test_vector_games_are_legal_reproducible_and_end_honestly(game, players):
     def run(seed: int):
         env = SelfPlayVecEnv(game, players, n_envs=4, weights=RANDOM_ONLY, seed=seed)

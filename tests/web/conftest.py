@@ -20,8 +20,10 @@ from pathlib import Path
 import httpx
 import pytest
 import uvicorn
+from game_cases import middle_count
 
 from huerta.agents import make_agent
+from huerta.envs.core.registry import game_choices, resolve_game
 from huerta.training.matches import play_game
 from huerta.training.tournament import run_tournament
 from huerta.web import bind, create_app
@@ -88,12 +90,13 @@ def client(server: LiveServer) -> Iterator[httpx.Client]:
 
 @pytest.fixture(scope="session")
 def records(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    """A record file of a heuristic game of each game (the solo game included)."""
+    """A record file of a heuristic game of each name the page offers (every game, and each
+    variant: the solo game), by name: the middle one of a game's player counts (3 of 2, 3, 4),
+    seeds 3, 4, ... in the registry's order (finca: 3 players, seed 3; alpujarras: 3, seed 4)."""
     folder = tmp_path_factory.mktemp("records")
     files = {}
-    for name, game, players, seed in (("finca", "finca", 2, 3), ("alpujarras", "alpujarras", 3, 4),
-                                      ("alpujarras-solo", "alpujarras", 1, 6),
-                                      ("mi_tierra", "mi_tierra", 3, 5)):
+    for seed, name in enumerate(game_choices(), start=3):
+        game, players = resolve_game(name)[0].name, middle_count(name)
         agents = [make_agent("heuristic", game=game, seed=seed + i) for i in range(players)]
         record, _ = play_game(game, agents, seed)
         files[name] = folder / f"{name}.json"

@@ -10,7 +10,7 @@ import time
 import pytest
 
 from huerta.envs.core.records import GameRecord, replay
-from huerta.envs.core.registry import get_game
+from huerta.envs.core.registry import game_choices, game_specs, get_game, own_player_counts
 from huerta.envs.core.transcript import random_record
 from huerta.web import boards
 
@@ -149,6 +149,8 @@ def test_a_finished_game_downloads_a_record_that_replays(client):
     final = replay(record)
     assert final.is_terminal and record.final_scores == final.scores()
     assert len(record.actions) == view["moves_total"] == view["step"]
+    # Zara has no seat: her score is a row the page adds to the scores table
+    assert view["board"]["extra_scores"] == [["Zara", final.zara_score()]]
 
 
 # --- replays --------------------------------------------------------------------------------------
@@ -237,10 +239,39 @@ def test_bad_requests_for_results_are_refused(client, method, path, kwargs, stat
 
 def test_meta_offers_every_game_and_the_agent_codes(client):
     meta = client.get("/api/meta").json()
-    assert [g["name"] for g in meta["games"]] == ["finca", "alpujarras", "alpujarras-solo",
-                                                  "mi_tierra"]
-    solo = meta["games"][2]
+    games = {g["name"]: g for g in meta["games"]}
+    assert list(games) == game_choices()  # every game of the registry, each then its variants
+    for spec in game_specs():  # as its spec declares it
+        own = games[spec.name]
+        assert own["game"] == spec.name and own["players"] == list(own_player_counts(spec.name))
+        assert own["label"] == spec.name and own["variant_label"] == ""
+        for name, variant in spec.variants.items():
+            entry = games[name]
+            assert entry["game"] == spec.name and entry["players"] == [variant.players]
+            assert entry["variant_label"] == variant.label
+            assert set(entry["options"]) == set(spec.options)
+            assert not set(variant.options) & set(own["options"])  # the variant's own options
+    # the names published so far, pinned: the registry may add names, never drop one
+    assert {"finca", "alpujarras", "alpujarras-solo", "mi_tierra"} <= set(games)
+    solo = games["alpujarras-solo"]
     assert solo["players"] == [1] and set(solo["options"]) == {"double_turns", "star_sides"}
-    assert meta["games"][1]["options"] == {}
+    assert solo["label"] == "alpujarras-solo (against Zara)"
+    assert games["alpujarras"]["options"] == {}
     assert "human" not in meta["agents"]["codes"] and "mcts" in meta["agents"]["codes"]
     assert meta["palettes"] == boards.palettes()
+
+
+def test_meta_names_every_games_board_script_and_it_is_served(client):
+    """The page imports each game's board module by the name /api/meta gives (no list of games
+    in the page's scripts): one per registered game, each served as JavaScript with a draw()."""
+    scripts = client.get("/api/meta").json()["boards"]
+    assert scripts == {spec.name: boards.board_script(spec.name) for spec in game_specs()}
+    for game, script in scripts.items():
+        response = client.get(f"/static/{script}")
+        assert response.status_code == 200, (game, script)
+        assert "javascript" in response.headers["content-type"]
+        assert "export function draw(" in response.text
+    page_scripts = "".join(client.get(f"/static/{name}").text
+                           for name in ("app.js", "boards.js", "play.js", "replay.js"))
+    for script in scripts.values():  # imported by the name the server gives, not by its own
+        assert script not in page_scripts

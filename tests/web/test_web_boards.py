@@ -11,20 +11,23 @@ state must be identical, while the whole view changes.
 from __future__ import annotations
 
 import json
+import re
+from pathlib import Path
 
 import numpy as np
 import pytest
+from game_cases import fewest_and_most
 
 from huerta.envs.alpujarras import picture as alpujarras_picture
-from huerta.envs.core.registry import get_game
+from huerta.envs.core.registry import game_specs, get_game
 from huerta.envs.finca import picture as finca_picture
 from huerta.envs.mi_tierra import components as MC
 from huerta.envs.mi_tierra import picture as mi_tierra_picture
 from huerta.envs.mi_tierra.actions import CHOICE0, Decision
 from huerta.web import boards
 
-CASES = [("finca", 2), ("finca", 4), ("alpujarras", 1), ("alpujarras", 2), ("alpujarras", 4),
-         ("mi_tierra", 2), ("mi_tierra", 4)]
+STATIC = Path(boards.__file__).resolve().parents[1] / "static"
+CASES = fewest_and_most()  # every game at its fewest and most players (the solo game included)
 
 
 def random_states(game: str, players: int, seed: int, every: int = 7, limit: int = 400):
@@ -143,12 +146,18 @@ def test_alpujarras_the_bag_is_its_composition_only():
                                                        "Die rolls to come"]
 
 
+def drawn_target_kinds(game: str) -> set[str]:
+    """The kinds of click target (`blade` of `blade:3`) that the game's board script, static/
+    <board>.js, draws: the keys it hands to svg.js's `target(node, key)`."""
+    source = (STATIC / boards.board_script(game)).read_text(encoding="utf-8")
+    return set(re.findall(r"""\btarget\([^;]*?,\s*[`"']([a-z_]+)[:`"']""", source))
+
+
 @pytest.mark.parametrize(("game", "players"), CASES)
 def test_the_targets_index_every_action_clicked_on_the_board(game, players):
     module = boards.board_module(game)
-    kinds = {"finca": {"blade", "comm", "fruit", "deliver", "tile"},
-             "alpujarras": {"space", "farmland", "fruit", "channel", "token", "card"},
-             "mi_tierra": {"zone", "devspot", "cell", "display", "market", "good"}}[game]
+    kinds = drawn_target_kinds(game)  # what the page's script makes clickable
+    assert kinds, f"{boards.board_script(game)} draws no click target"
     seen = set()
     states = (state for seed in range(10) for state in random_states(game, players, seed, 1, 200))
     for state in states:
@@ -160,6 +169,21 @@ def test_the_targets_index_every_action_clicked_on_the_board(game, players):
                 assert action in targets[target]
                 seen.add(target.split(":")[0])
     assert len(seen) >= 2
+
+
+def test_every_game_has_a_board_for_the_page():
+    """Every registered game has a board module and the page's script that draws it (the file
+    the page imports, as /api/meta names it), with a colour per seat for its move list."""
+    assert list(boards.BOARDS) == [spec.name for spec in game_specs()]
+    for spec in game_specs():
+        assert boards.board_module(spec.name).__name__ == spec.board_module
+        script = STATIC / boards.board_script(spec.name)
+        assert script.is_file(), f"{spec.name}: no {script}"
+        assert "export function draw(" in script.read_text(encoding="utf-8"), script
+        palette = boards.palettes()[spec.name]
+        colours = [palette["background"], palette["ink"], *palette["player"]]
+        assert len(palette["player"]) >= max(spec.player_counts), spec.name
+        assert all(re.fullmatch(r"#[0-9a-fA-F]{6}", c) for c in colours), (spec.name, colours)
 
 
 def test_the_page_draws_with_the_pictures_colours():

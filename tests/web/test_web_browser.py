@@ -9,9 +9,11 @@ import io
 import json
 
 import pytest
+from game_cases import middle_count
 from PIL import Image
 
 from huerta.envs.core.records import GameRecord, replay
+from huerta.envs.core.registry import game_choices, resolve_game
 from huerta.web import boards
 
 SETTLED = ("your_turn", "over", "stopped", "failed")
@@ -82,7 +84,8 @@ def legal_targets(page) -> list[str]:
 def test_a_record_is_loaded_and_stepped_through(page, records):
     record = GameRecord.load(records["finca"])
     open_record(page, records["finca"])
-    assert page.inner_text("#replay-title") == "finca, 2 players, seed 3"
+    assert page.inner_text("#replay-title") == (
+        f"finca, {record.num_players} players, seed {record.seed}")
     assert page.locator("#replay-moves li").count() == len(record.actions) + 1
     assert "The set-up" in page.inner_text("#replay-position")
     page.click("#replay-next")
@@ -139,19 +142,41 @@ def test_bad_uploads_show_the_reason_and_keep_the_replay(page, records, tmp_path
     wait_step(page, 2)
 
 
-@pytest.mark.parametrize("name", ["finca", "alpujarras", "alpujarras-solo", "mi_tierra"])
+def palette_colours(palette) -> set[str]:
+    """Every #rrggbb colour of a game's palette (lists and tables of colours included)."""
+    if isinstance(palette, str):
+        return {palette.lower()} if len(palette) == 7 and palette.startswith("#") else set()
+    values = palette.values() if isinstance(palette, dict) else palette
+    return set().union(*(palette_colours(v) for v in values)) if values else set()
+
+
+@pytest.mark.parametrize("name", game_choices())  # every game, and the solo game
 def test_each_board_is_drawn_in_the_pictures_colours(page, records, name):
     open_record(page, records[name])
     page.click("#replay-last")
-    wait_step(page, len(GameRecord.load(records[name]).actions))
-    shot = Image.open(io.BytesIO(page.locator("#replay-board svg").screenshot())).convert("RGB")
+    record = GameRecord.load(records[name])
+    wait_step(page, len(record.actions))
+    # the scores: a row per seat, then the board's extra rows (the solo game's Zara)
+    extra = boards.state_json(record.game, replay(record), None).get("extra_scores", [])
+    rows = [[cell.strip() for cell in row.split("\t")]
+            for row in page.locator("#replay-scores tr").all_inner_texts()]
+    assert rows[record.num_players:] == [[who, str(score)] for who, score in extra]
+    board = page.locator("#replay-board svg")
+    shot = Image.open(io.BytesIO(board.screenshot())).convert("RGB")
     assert shot.width > 900 and shot.height > 600
     colours = {colour for _, colour in shot.getcolors(shot.width * shot.height)}
     assert len(colours) > 300  # a drawn board, not a blank page
-    game = "alpujarras" if name.startswith("alpujarras") else name
-    palette = boards.palettes()[game]
-    key = {"finca": "fruit", "alpujarras": "farmland", "mi_tierra": "tile"}[game]
-    wanted = {tuple(int(c[i:i + 2], 16) for i in (1, 3, 5)) for c in palette[key][1:]}
+    palette = palette_colours(boards.palettes()[resolve_game(name)[0].name])
+    # the colours the board's shapes (not its text) of at least 6 x 6 pixels are filled with
+    fills = set(board.evaluate("""svg => [...svg.querySelectorAll("[fill]")]
+        .filter((node) => node.tagName !== "text" && node.getBBox && (() => {
+          const box = node.getBoundingClientRect();
+          return box.width >= 6 && box.height >= 6;
+        })())
+        .map((node) => node.getAttribute("fill").toLowerCase())"""))
+    used = fills & palette
+    assert len(used) >= len(palette) / 2, (sorted(used), sorted(palette))  # drawn with it
+    wanted = {tuple(int(c[i:i + 2], 16) for i in (1, 3, 5)) for c in used}
     assert wanted <= colours  # filled with the Pillow picture's exact colours
 
 
@@ -205,10 +230,16 @@ def test_an_illegal_click_is_refused_with_a_message_and_nothing_changes(page):
     assert page.is_hidden("#message")
 
 
-@pytest.mark.parametrize(("game", "players"), [("finca", 3), ("alpujarras-solo", None),
-                                               ("mi_tierra", 2)])
+@pytest.mark.parametrize(("game", "players"), [
+    (name, None if resolve_game(name)[1] is not None else middle_count(name))  # a variant: fixed
+    for name in game_choices()
+])
 def test_every_games_legal_moves_are_on_its_board(page, game, players):
     start_game(page, game, players=players, agents=("heuristic",), seed=2)
+    spec, fixed = resolve_game(game)
+    opponents = (f"against {', '.join(f'player_{s} heuristic' for s in range(1, players))}"
+                 if fixed is None else spec.variants[game].label)  # the solo game: "against Zara"
+    assert page.inner_text("#play-title") == f"{game}: you are player_0 {opponents}"
     targets = legal_targets(page)
     assert targets
     for target in targets:

@@ -1,10 +1,15 @@
 """Every game's board as JSON for the page, from one seat's view or whole.
 
-Which module draws which game is the game's own fact (`GameSpec.board_module`). Each board
+Which module draws which game is the game's own fact (`GameSpec.board_module`); the page's
+JavaScript that draws that JSON is the file of the same name in web/static (the board module
+`huerta.web.boards.finca`: static/finca.js), which the page imports by the name /api/meta gives
+(`board_scripts()`), so a new game's board is its two files and no line here. Each board
 module has `state_json(state, viewer)` (viewer: the seat whose view it is, or None for
 everything, which only replays use), `action_target(state, action)` (where on the drawn board an
 action is clicked, or None) and `public_describe(state, action, viewer)` (a move as that seat may
 read it), plus `PALETTE`, the colours of the game's Pillow picture, which the page draws with.
+Besides what its own script draws, a board's JSON may hold `extra_scores`, [name, score] rows
+that the page's scores table adds after the seats' (a scripted opponent's: Alpujarras' Zara).
 """
 
 from __future__ import annotations
@@ -35,6 +40,17 @@ def board_module(game: str) -> ModuleType:
             f"no board for game {game!r} on the web page; games with one: {', '.join(BOARDS)}"
         )
     return BOARDS[game]
+
+
+def board_script(game: str) -> str:
+    """The file name, under web/static, of the page's module that draws `game`'s board JSON:
+    its board module's own name (`huerta.web.boards.mi_tierra`: `mi_tierra.js`)."""
+    return board_module(game).__name__.rpartition(".")[2] + ".js"
+
+
+def board_scripts() -> dict[str, str]:
+    """Every game with a board -> `board_script(game)`, for the page to import."""
+    return {name: board_script(name) for name in BOARDS}
 
 
 def state_json(game: str, state: GameState, viewer: int | None) -> dict[str, Any]:

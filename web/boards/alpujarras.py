@@ -215,6 +215,7 @@ def state_json(state: AlpujarrasState, viewer: int | None) -> dict[str, Any]:
             "score": state.zara_score(),
             "lost": state.lost,
         }
+        data["extra_scores"] = [["Zara", state.zara_score()]]  # the page's scores table
         data["double_turns"] = state.double_turns
         data["double_turns_max"] = max(C.DOUBLE_TURNS_RANGE)
         data["kinds_delivered"] = kinds

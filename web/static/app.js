@@ -1,7 +1,9 @@
 // The page: three views (Replay, Play, Results) behind tabs, one message bar, and the facts the
-// server tells once (games, agent codes, the colours of each game's pictures).
+// server tells once (games, agent codes, the colours of each game's pictures, the modules that
+// draw each game's board).
 
 import { api } from "./api.js";
+import { loadBoards } from "./boards.js";
 import { initPlay } from "./play.js";
 import { initReplay } from "./replay.js";
 import { initResults } from "./results.js";
@@ -21,6 +23,7 @@ async function main() {
   let meta;
   try {
     meta = await api("/api/meta");
+    await loadBoards(meta.boards); // every game's board module, as the server names them
   } catch (error) {
     showError(error);
     return;

@@ -1,12 +1,26 @@
-// The three boards behind one call: draw a game's state JSON into a container as SVG, and in
+// Every game's board behind one call: draw a game's state JSON into a container as SVG, and in
 // play make the targets of the legal actions stand out and answer clicks.
+//
+// Which games there are, and which module draws each, the server says (/api/meta's `boards`:
+// game -> its file here, static/<board>.js, named after the game's board module on the server):
+// loadBoards imports them once, so a new game's board is its own file and no line here.
 
-import * as alpujarras from "./alpujarras.js";
-import * as finca from "./finca.js";
-import * as miTierra from "./mi_tierra.js";
 import { el } from "./svg.js";
 
-const BOARDS = { finca, alpujarras, mi_tierra: miTierra };
+const BOARDS = new Map(); // game -> its board module (draw(board, palette, { viewer }))
+const SCRIPT = /^[A-Za-z0-9_]+\.js$/; // a file beside this one, nothing else
+
+// Import every game's board module (`scripts`: game -> file name, as /api/meta gives them).
+export async function loadBoards(scripts) {
+  await Promise.all(Object.entries(scripts).map(async ([game, script]) => {
+    if (!SCRIPT.test(script)) throw new Error(`bad board script ${script} for game ${game}`);
+    const module = await import(`./${script}`);
+    if (typeof module.draw !== "function") {
+      throw new Error(`the board script ${script} of game ${game} has no draw()`);
+    }
+    BOARDS.set(game, module);
+  }));
+}
 
 // Draw `board` (a state_json) of `game` into `container`, replacing what was there.
 // Options: viewer (the human's seat: its own holdings answer clicks), legal (board target ->
@@ -14,7 +28,7 @@ const BOARDS = { finca, alpujarras, mi_tierra: miTierra };
 // target, legal or not).
 export function renderBoard(container, game, board, palette, { viewer = null, legal = null,
   onTarget = null } = {}) {
-  const module = BOARDS[game];
+  const module = BOARDS.get(game);
   if (!module) throw new Error(`no board for game ${game}`);
   const svg = module.draw(board, palette, { viewer });
   if (onTarget) {

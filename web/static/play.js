@@ -55,6 +55,7 @@ export function initPlay(meta) {
   }
 
   function refreshAgents() {
+    const game = games.get(els.game.value);
     const n = Number(els.players.value);
     const seat = Number(els.seat.value);
     const previous = [...els.agents.querySelectorAll("input")].map((input) => input.value);
@@ -67,7 +68,8 @@ export function initPlay(meta) {
       k++;
     }
     els.agents.replaceChildren(h("legend", {}, inputs.length ? "Opponents (agent codes)"
-      : "Opponent: Zara, scripted inside the game"), ...inputs);
+      : `Opponent: scripted inside the game${game.variant_label ? ` (${game.variant_label})`
+        : ""}`), ...inputs);
   }
 
   function refreshOptions(game) {
@@ -133,8 +135,9 @@ export function initPlay(meta) {
     els.board.dataset.step = view.step;
     els.board.dataset.status = view.status;
     const others = view.seats.filter((seat) => !seat.you).map((seat) => `${seat.name} ${seat.code}`);
+    const described = games.get(view.label)?.variant_label; // a variant's words ("against Zara")
     els.title.textContent = `${view.label}: you are player_${view.seat}`
-      + (others.length ? ` against ${others.join(", ")}` : " against Zara");
+      + (others.length ? ` against ${others.join(", ")}` : described ? ` ${described}` : "");
     els.status.textContent = view.message;
     els.status.className = `status ${view.status}`;
     els.actions.replaceChildren(...view.legal.map((action) => h("li", {},
@@ -146,7 +149,7 @@ export function initPlay(meta) {
     }
     const names = view.seats.map((seat) => seat.you ? `${seat.name} (you)` : `${seat.name} (${seat.code})`);
     fillScores(els.scores, names, view.scores, view.board.current_player,
-      view.board.zara ? ["Zara", view.board.zara.score] : null);
+      view.board.extra_scores);
     appendMoves(fresh);
     const finished = ["over", "stopped", "failed"].includes(view.status);
     els.stop.disabled = finished;

@@ -93,8 +93,7 @@ export function initReplay(meta) {
     renderBoard(els.board, replay.game, board, meta.palettes[replay.game]);
     els.board.dataset.step = step;
     const names = replay.seats.map((name, seat) => name || `player_${seat}`);
-    fillScores(els.scores, names, frame.scores, board.current_player,
-      board.zara ? ["Zara", board.zara.score] : null);
+    fillScores(els.scores, names, frame.scores, board.current_player, board.extra_scores);
     const hidden = board.hidden || [];
     els.hidden.hidden = !hidden.length;
     els.hiddenList.replaceChildren(...hidden.flatMap(([label, words]) => [h("dt", {}, label),

@@ -52,13 +52,16 @@ export function h(tag, attrs = {}, ...children) {
   return node;
 }
 
-// A scores table: one row per seat, the acting seat marked, the best score in bold.
-export function fillScores(table, names, scores, acting = -1, extra = null) {
+// A scores table: one row per seat, the acting seat marked, the best score in bold, then the
+// `extra` rows ([name, score]: a board's extra_scores, a scripted opponent's).
+export function fillScores(table, names, scores, acting = -1, extra = []) {
   const best = Math.max(...scores);
   const rows = names.map((name, seat) => h("tr", { class: seat === acting ? "acting" : null },
     h("th", { scope: "row" }, name),
     h("td", { class: scores[seat] === best ? "best" : null }, scores[seat])));
-  if (extra) rows.push(h("tr", {}, h("th", { scope: "row" }, extra[0]), h("td", {}, extra[1])));
+  for (const [name, score] of extra || []) {
+    rows.push(h("tr", {}, h("th", { scope: "row" }, name), h("td", {}, score)));
+  }
   table.replaceChildren(h("caption", {}, "Scores"), ...rows);
 }
 
