@@ -41,19 +41,9 @@ from .flow import (
     pose,
     upkeep_due,
 )
+from .groups import BLACK_MARKET, FARM, HOLDINGS, HUT, MARKET, SPACE, WORKERS
 from .ledger import gain, pay
 from .market import can_sell_to, complete_sale, inflation, sale_card
-from .observation import (
-    FARM,
-    HOLD,
-    WORK,
-    show_black_market,
-    show_farm_worker,
-    show_hut,
-    show_lower_road,
-    show_retired,
-    show_space,
-)
 
 if TYPE_CHECKING:
     from .state import MiTierraState
@@ -188,17 +178,6 @@ _STRIKE_CARDS = frozenset(c.card_id for c in C.MARKET_CARDS if c.event == C.STRI
 _CROP_TILES = (C.T_APPLE, C.T_WHEAT, C.T_GRAPE)
 
 
-def crop_cells(state: MiTierraState, p: int) -> tuple[int, ...]:
-    """The cells of `p`'s farm holding a crop field (cached with the tiles it was read from)."""
-    entry = state._cells_cache[p]
-    tiles = state.tiles[p]
-    if entry is None or entry[0] != tiles:
-        cells = tuple(c for c in range(C.FARM_CELLS) if tiles[c] in _CROP_TILES)
-        entry = (list(tiles), cells, tuple(CELL0 + c for c in cells))
-        state._cells_cache[p] = entry
-    return entry[1]
-
-
 def _placement_actions(state: MiTierraState, p: int) -> list[int]:
     """MIT-20, MIT-21, MIT-22, MIT-23, MIT-24, MIT-25: the PLACE decision's legal ids, in increasing
     order."""
@@ -218,13 +197,15 @@ def _placement_actions(state: MiTierraState, p: int) -> list[int]:
     legal = [PASS, *first, *_TABLE_B[strike][occ & _MASK_B], *third, *_TABLE_D[occ & _MASK_D]]
     if a[2] and state.hut[p] >= 2:  # MIT-24
         legal += a[2]
-    entry = state._cells_cache[p]  # (see crop_cells)
+    # MIT-21, G-25: own crop fields without a worker (the crop cells kept per seat with the
+    # tiles they were read from, read again when those differ)
+    entry = state._cells_cache[p]
     tiles = state.tiles[p]
     if entry is None or entry[0] != tiles:
         cells = tuple(c for c in range(C.FARM_CELLS) if tiles[c] in _CROP_TILES)
         entry = (list(tiles), cells, tuple(CELL0 + c for c in cells))
         state._cells_cache[p] = entry
-    if entry[1]:  # MIT-21, G-25: own crop fields without a worker
+    if entry[1]:
         workers = state.farm_workers[p]
         if True in workers:
             legal += [CELL0 + c for c in entry[1] if not workers[c]]
@@ -465,7 +446,6 @@ def resolve(state: MiTierraState, action: int) -> None:
     """Carry out the legal `action` of the pending decision (the caller checked legality)."""
     d = state.decision
     state.decision = 0  # Decision.NONE
-    state.version += 1
     RESOLVER_BY_DECISION[d](state, state.current_player, action)
 
 
@@ -474,14 +454,12 @@ def _resolve_place(state: MiTierraState, p: int, action: int) -> None:
     state.place_pos = (idx + 1) % state.num_players
     if action == PASS:  # G-29
         state.retired[p] = True
-        if state._players is not None:
-            show_retired(state, p)
+        state.touched |= WORKERS[p]
         return
     if CELL0 <= action < CHOICE0:
         state.farm_workers[p][action - CELL0] = True
         state.hut[p] -= 1
-        if state._players is not None:
-            show_farm_worker(state, p, action - CELL0)
+        state.touched |= WORKERS[p]
         return
     zone_bits, pair = _PLACE_TARGET[action]
     # G-05: the zone's lowest free space that is not blocked (the action is legal: there is one)
@@ -493,13 +471,7 @@ def _resolve_place(state: MiTierraState, p: int, action: int) -> None:
     state.occupied |= 1 << space
     state.place_counter += 1
     state.hut[p] -= 2 if pair else 1
-    if state._views is not None:
-        show_space(state, space, -1, p, True if pair else None)
-    if state._players is not None:
-        if action == _PLACE_LOWER_ROAD:
-            show_lower_road(state, p)
-        else:
-            show_hut(state, p)
+    state.touched |= SPACE[space] | (WORKERS[p] if action == _PLACE_LOWER_ROAD else HUT[p])
 
 
 def _resolve_upkeep(state: MiTierraState, p: int, action: int) -> None:
@@ -509,7 +481,7 @@ def _resolve_upkeep(state: MiTierraState, p: int, action: int) -> None:
     else:  # release one worker from the hut to the supply
         state.owned[p] -= 1
         state.hut[p] -= 1
-        state.dirty |= WORK[p]
+        state.touched |= WORKERS[p]
 
 
 def _resolve_pair(state: MiTierraState, p: int, action: int) -> None:
@@ -529,7 +501,7 @@ def _resolve_reroll(state: MiTierraState, p: int, action: int) -> None:
         state.studies_used[p] = True
         state.rerolling = True
         state.sub = SUB_ROLL
-        state.dirty |= WORK[p]
+        state.touched |= WORKERS[p]
 
 
 def _resolve_tile(state: MiTierraState, p: int, action: int) -> None:
@@ -544,7 +516,7 @@ def _resolve_apf(state: MiTierraState, p: int, action: int) -> None:
         pay(state, p, C.APF_COST)
         for good in products:  # MIT-44: the animals stay
             state.goods[p][good] += 1
-        state.dirty |= HOLD[p]
+        state.touched |= HOLDINGS[p]
 
 
 def _resolve_clock(state: MiTierraState, p: int, action: int) -> None:
@@ -562,7 +534,7 @@ def _resolve_bakery(state: MiTierraState, p: int, action: int) -> None:
         for g, n in C.BAKERY_INPUTS:
             state.goods[p][g] -= n
         state.cake[p] += 1
-        state.dirty |= HOLD[p]
+        state.touched |= HOLDINGS[p]
 
 
 def _resolve_development(state: MiTierraState, p: int, action: int) -> None:
@@ -572,8 +544,7 @@ def _resolve_development(state: MiTierraState, p: int, action: int) -> None:
     pay(state, p, state.dev_cost)
     state.devs[p][state.display[slot]] = True
     state.display[slot] = -1
-    state.market_version += 1
-    state.dirty |= FARM[p]
+    state.touched |= MARKET | FARM[p]
 
 
 def _resolve_flour_wine(state: MiTierraState, p: int, action: int) -> None:
@@ -588,7 +559,7 @@ def _resolve_flour_wine(state: MiTierraState, p: int, action: int) -> None:
     if k in (1, 2):
         goods[C.WINE_RECIPE[0]] -= C.WINE_RECIPE[1]
         goods[C.WINE] += 1
-    state.dirty |= HOLD[p]
+    state.touched |= HOLDINGS[p]
 
 
 def _resolve_cloth(state: MiTierraState, p: int, action: int) -> None:
@@ -597,7 +568,7 @@ def _resolve_cloth(state: MiTierraState, p: int, action: int) -> None:
         for g, n in C.CLOTH_INPUTS:
             state.goods[p][g] -= n
         state.cloth[p] += 1
-        state.dirty |= HOLD[p]
+        state.touched |= HOLDINGS[p]
 
 
 def _resolve_mill(state: MiTierraState, p: int, action: int) -> None:
@@ -605,7 +576,7 @@ def _resolve_mill(state: MiTierraState, p: int, action: int) -> None:
         wheat, flour = C.MILL_OPTIONS[action - CHOICE0]
         state.goods[p][C.WHEAT] -= wheat
         state.goods[p][C.FLOUR] += flour
-        state.dirty |= HOLD[p]
+        state.touched |= HOLDINGS[p]
 
 
 def _resolve_cellar(state: MiTierraState, p: int, action: int) -> None:
@@ -613,7 +584,7 @@ def _resolve_cellar(state: MiTierraState, p: int, action: int) -> None:
         grapes, wine = C.WINE_CELLAR_OPTION
         state.goods[p][C.GRAPE] -= grapes
         state.goods[p][C.WINE] += wine
-        state.dirty |= HOLD[p]
+        state.touched |= HOLDINGS[p]
 
 
 def _resolve_market_turn(state: MiTierraState, p: int, action: int) -> None:
@@ -624,14 +595,10 @@ def _resolve_market_turn(state: MiTierraState, p: int, action: int) -> None:
         state.occupied &= ~(1 << space)
         if action == PASS:  # MIT-82: home, no more market turns this round
             state.hut[p] += 1
-            if state._players is not None:
-                show_hut(state, p)
+            state.touched |= SPACE[space] | HUT[p]
         else:  # MIT-88
             state.bm_workers.append(p)
-            if state._views is not None:
-                show_black_market(state)
-        if state._views is not None:
-            show_space(state, space, p, -1, None)
+            state.touched |= SPACE[space] | BLACK_MARKET
         state.qpos += 1
         return
     state.sale_slot = action - EST_SLOT0 if action < CLOSE_SLOT0 else 4 + action - CLOSE_SLOT0
@@ -660,10 +627,7 @@ def _resolve_black_market(state: MiTierraState, p: int, action: int) -> None:
         state.bm_workers.pop(0)
         state.hut[p] += 1
         state.bm_buys = 0
-        if state._players is not None:
-            show_hut(state, p)
-        if state._views is not None:
-            show_black_market(state)
+        state.touched |= HUT[p] | BLACK_MARKET
         return
     infl = inflation(state)
     if action < SELL0 + C.NUM_GOODS:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import components as C
-from .observation import FARM, GOODS
+from .groups import FARM, GOODS
 
 if TYPE_CHECKING:
     from .state import MiTierraState
@@ -55,14 +55,14 @@ def add_animals(state: MiTierraState, player: int, kind: int, count: int) -> int
     if count <= 0:
         return 0
     goods = state.goods[player]
-    state.dirty |= GOODS[player]
+    state.touched |= GOODS[player]
     if kind == C.HEN:
         room = C.HENHOUSE_CAPACITY - goods[C.HEN]
         housed = min(room, count)
         goods[C.HEN] += housed
         goods[C.MEAT] += count - housed
         return housed
-    state.dirty |= FARM[player]
+    state.touched |= FARM[player]
     tiles = state.tiles[player]
     barn_kind = state.barn_kind[player]
     barn_count = state.barn_count[player]
@@ -96,11 +96,11 @@ def remove_animals(state: MiTierraState, player: int, kind: int, count: int) -> 
     goods = state.goods[player]
     if count > goods[kind]:
         raise ValueError(f"player {player} has {goods[kind]} {C.GOODS[kind]}, not {count}")
-    state.dirty |= GOODS[player]
+    state.touched |= GOODS[player]
     goods[kind] -= count
     if kind == C.HEN:
         return
-    state.dirty |= FARM[player]
+    state.touched |= FARM[player]
     barn_kind = state.barn_kind[player]
     barn_count = state.barn_count[player]
     left = count
@@ -123,7 +123,7 @@ def change_good(state: MiTierraState, player: int, good: int, delta: int) -> Non
             remove_animals(state, player, good, -delta)
         return
     state.goods[player][good] += delta
-    state.dirty |= GOODS[player]
+    state.touched |= GOODS[player]
 
 
 def tile_targets(state: MiTierraState, player: int) -> list[int]:
@@ -153,8 +153,8 @@ def put_tile(state: MiTierraState, player: int, cell: int, tile: int) -> None:
     tiles[cell] = tile
     barn_kind[cell] = C.NO_KIND
     barn_count[cell] = 0
-    state.dirty |= FARM[player]
-    if evicted:  # (add_animals bumps the seat's version: the goods moved)
+    state.touched |= FARM[player]
+    if evicted:  # (add_animals records the goods that moved)
         state.goods[player][evicted_kind] -= evicted
         add_animals(state, player, evicted_kind, evicted)
 

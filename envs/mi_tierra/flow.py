@@ -17,9 +17,9 @@ import numpy as np
 from . import components as C
 from .actions import STAGE_ZONE, Decision, Stage
 from .farm import add_animals, harvest_amount
+from .groups import EVERY_SEAT_HOLDINGS, EVERY_SEAT_WORKERS, HOLDINGS, HUT, MARKET, SPACE, WORKERS
 from .ledger import gain, pay
 from .market import fill_slot, finish_reorder, peek
-from .observation import ALL_HOLD, ALL_WORK, HOLD, WORK, show_hut, show_space
 
 if TYPE_CHECKING:
     from .state import MiTierraState
@@ -46,29 +46,28 @@ def pose(state: MiTierraState, decision: int, player: int) -> None:
     """Ask `player` to take `decision`."""
     state.decision = decision
     state.current_player = player
-    state.version += 1
 
 
-def advance(state: MiTierraState) -> None:
-    """Run automatic play until a decision with two or more legal actions (or the end)."""
+def advance(state: MiTierraState) -> list[int]:
+    """Run automatic play until a decision with two or more legal actions (or the end, or a
+    pending roll in explicit-chance mode); return that decision's legal actions (G-71 lists
+    them to see whether there is a choice; none at the end or while a roll is pending)."""
     resolver_of = _decisions.RESOLVER_BY_DECISION
     legal_of = _decisions.LEGAL_BY_DECISION
     runners = _RUNNERS
     while not state.terminal and not state.chance_pending:
         decision = state.decision
         if decision:  # Decision.NONE is 0
-            # (the state's legal_list() cache, filled here: the agent's next mask reuses it)
-            legal = state._legal = legal_of[decision](state, state.current_player)
-            state._legal_version = state.version
+            legal = legal_of[decision](state, state.current_player)
             if len(legal) >= 2:
-                return
+                return legal
             if not legal:  # never happens: every decision keeps a legal action (tests check)
                 raise AssertionError(f"no legal action in decision {Decision(state.decision)}")
             state.decision = 0  # (decisions.resolve, inlined)
-            state.version += 1
             resolver_of[decision](state, state.current_player, legal[0])
             continue
         runners[state.stage](state)
+    return []
 
 
 def enter_stage(state: MiTierraState, stage: int) -> None:
@@ -125,10 +124,7 @@ def finish_worker(state: MiTierraState) -> None:
     state.die_face = 0
     state.pending_tile = -1
     state.rerolling = False
-    if state._views is not None:
-        show_space(state, space, owner, -1, False if pair else None)
-    if state._players is not None:
-        show_hut(state, owner)
+    state.touched |= SPACE[space] | HUT[owner]
 
 
 # --- phase 1: turn order --------------------------------------------------------------------------
@@ -161,12 +157,11 @@ def _run_turn_order(state: MiTierraState) -> None:
             state.space_owner[i] = -1
             state.space_seq[i] = -1
             state.occupied &= ~(1 << i)
-            if state._views is not None:
-                show_space(state, i, owner, -1, None)
+            state.touched |= SPACE[i]
     n = state.num_players
     state.studies_used = [False] * n
     state.retired = [False] * n
-    state.dirty |= ALL_WORK  # turn order, workers, flags
+    state.touched |= EVERY_SEAT_WORKERS  # turn order, huts, flags
     enter_stage(state, _UPKEEP)
 
 
@@ -191,7 +186,7 @@ def _run_upkeep(state: MiTierraState) -> None:
 
 
 def _run_market_maintenance(state: MiTierraState) -> None:
-    state.market_version += 1
+    state.touched |= MARKET
     for m, card in enumerate(state.closing):  # MIT-17
         if card >= 0:
             state.discard.append(card)
@@ -228,7 +223,6 @@ def _run_placement(state: MiTierraState) -> None:
             state.place_pos = idx
             state.decision = _D_PLACE  # (pose, inlined)
             state.current_player = p
-            state.version += 1
             return
     enter_stage(state, _FOREST)
 
@@ -262,7 +256,6 @@ def _roll(state: MiTierraState) -> None:
     if state.explicit_chance:
         state.chance_pending = True
         state.current_player = -1
-        state.version += 1
         return
     after_roll(state, roll_die(state.rng))
 
@@ -307,7 +300,7 @@ def _run_square(state: MiTierraState) -> None:
     owner = state.space_owner[state.queue[state.qpos]]
     state.owned[owner] += 1  # MIT-36: the new worker arrives in the hut
     state.hut[owner] += 1
-    state.dirty |= WORK[owner]
+    state.touched |= WORKERS[owner]
     finish_worker(state)
 
 
@@ -423,7 +416,7 @@ def _produce(state: MiTierraState, p: int) -> None:
     goods = state.goods[p]
     changed = True in workers
     if changed:
-        state.dirty |= WORK[p]  # the hut and the count on the farm
+        state.touched |= WORKERS[p]  # the hut and the farm's workers
         for c in range(C.FARM_CELLS):
             if workers[c]:
                 goods[C.TILE_CROP[state.tiles[p][c]]] += harvest_amount(state, p, c)
@@ -444,14 +437,14 @@ def _produce(state: MiTierraState, p: int) -> None:
     for good in products:
         goods[good] += 1
     if changed or products:
-        state.dirty |= HOLD[p]
+        state.touched |= HOLDINGS[p]
     births = [  # MIT-67, MIT-68, MIT-75, G-46: judged before any is added
         C.DEV_CARDS[card].animal for card in (C.SHEEP_BREEDING, C.COW_BREEDING,
                                               C.CHICKEN_BREEDING)
         if devs[card] and goods[C.DEV_CARDS[card].animal] >= C.DEV_CARDS[card].need
     ]
     for animal in births:
-        add_animals(state, p, animal, 1)  # (which bumps the versions itself)
+        add_animals(state, p, animal, 1)  # (which records what it changed)
 
 
 # --- steps 14-16: markets and the lower road ------------------------------------------------------
@@ -489,12 +482,10 @@ def _run_lower_road(state: MiTierraState) -> None:
         state.stage = int(Stage.GAME_OVER)
         state.decision = int(Decision.NONE)
         state.terminal = state.is_terminal = True
-        state.version += 1
-        state.market_version += 1
-        state.dirty |= ALL_HOLD
+        state.touched |= MARKET | EVERY_SEAT_HOLDINGS
         return
     state.round += 1
-    state.market_version += 1  # the round is part of the public game facts
+    state.touched |= MARKET  # the round is part of the public game facts
     enter_stage(state, _TURN_ORDER)
 
 

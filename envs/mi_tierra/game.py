@@ -110,7 +110,7 @@ def new_game(
     s.steps = 0
     s.terminal = False
     s.rng = rng
-    advance(s)
+    s.options = advance(s)
     return s
 
 
@@ -132,6 +132,7 @@ SPEC = GameSpec(
     spec_document="seeds/mi_tierra.md",
     clause_prefixes=("MIT",),
     clause_minimum=106,
+    scenario_prefixes=("T",),
     picture="docs/mi_tierra.png",
     heuristic="huerta.agents.heuristics.mi_tierra:MiTierraHeuristic",
     board_module="huerta.web.boards.mi_tierra",

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .observation import MONEY
+from .groups import MONEY
 
 if TYPE_CHECKING:
     from .state import MiTierraState
@@ -21,7 +21,7 @@ def gain(state: MiTierraState, player: int, amount: int) -> None:
         state.money[player] += amount
         state.clock += 1
         state.stamp[player] = state.clock
-        state.dirty |= MONEY[player]
+        state.touched |= MONEY[player]
 
 
 def pay(state: MiTierraState, player: int, amount: int) -> None:
@@ -32,4 +32,4 @@ def pay(state: MiTierraState, player: int, amount: int) -> None:
         state.money[player] -= amount
         state.clock += 1
         state.stamp[player] = state.clock
-        state.dirty |= MONEY[player]
+        state.touched |= MONEY[player]

@@ -13,8 +13,8 @@ import numpy as np
 
 from . import components as C
 from .farm import change_good, remove_animals
+from .groups import MARKET, REVEALED, SEEN
 from .ledger import gain
-from .observation import SEEN, show_revealed
 
 if TYPE_CHECKING:
     from .state import MiTierraState
@@ -28,24 +28,23 @@ def draw(state: MiTierraState) -> int:
     pile = state.pile
     if not pile:
         state.pile_ran_out = True
-        state.market_version += 1
+        state.touched |= MARKET
         return -1
     card = pile.pop()
     state.revealed[card] = True
-    if state._views is not None:
-        show_revealed(state, card)
+    touched = MARKET | REVEALED
     for q, known in enumerate(state.known):
         if known:
             known.pop(0)  # the drawn card was the first one this player knew
-            state.dirty |= SEEN[q]
+            touched |= SEEN[q]
     depth = state.known_depth
     for q, known_set in enumerate(state.known_set):
         if known_set:
             if card in known_set:
                 known_set.remove(card)
             depth[q] = depth[q] - 1 if known_set else 0
-            state.dirty |= SEEN[q]
-    state.market_version += 1
+            touched |= SEEN[q]
+    state.touched |= touched
     return card
 
 
@@ -68,7 +67,7 @@ def resolve_event(state: MiTierraState, card: int) -> None:
     """MIT-85, MIT-86, MIT-87, G-60, G-61, G-62, G-63, G-64: a new event ends the one in force; an
     instant event acts and is discarded; a permanent one stays in force, except the third, which
     ends the game after this round instead of being placed."""
-    state.market_version += 1
+    state.touched |= MARKET
     if state.event_card >= 0:
         state.discard.append(state.event_card)
         state.event_card = -1
@@ -141,7 +140,7 @@ def complete_sale(state: MiTierraState, player: int, units: list[int]) -> None:
     state.discard.append(card)
     slot = state.sale_slot
     state.sale_slot = -1
-    state.market_version += 1
+    state.touched |= MARKET
     if slot < 4:
         state.est[slot] = -1
         fill_slot(state, slot)
@@ -158,7 +157,7 @@ def peek(state: MiTierraState, player: int) -> None:
     state.known[player] = [pile[-1 - i] for i in range(k)]
     state.known_set[player] = []
     state.known_depth[player] = 0
-    state.dirty |= SEEN[player]
+    state.touched |= SEEN[player]
 
 
 def finish_reorder(state: MiTierraState, player: int) -> None:
@@ -167,7 +166,7 @@ def finish_reorder(state: MiTierraState, player: int) -> None:
     see whether or how the cards were rearranged."""
     order = state.reorder_done + state.reorder_left
     pile = state.pile
-    state.market_version += 1  # the deck letters of the top positions may have moved
+    touched = MARKET | SEEN[player]  # the deck letters of the top positions may have moved
     for i, card in enumerate(order):
         pile[-1 - i] = card
     state.known[player] = list(order)
@@ -180,8 +179,8 @@ def finish_reorder(state: MiTierraState, player: int) -> None:
             state.known_set[q] = state.known[q] + state.known_set[q]
             state.known[q] = []
             state.known_depth[q] = len(order)
-            state.dirty |= SEEN[q]
-    state.dirty |= SEEN[player]
+            touched |= SEEN[q]
+    state.touched |= touched
 
 
 def determinize_pile(state: MiTierraState, player: int, rng: np.random.Generator) -> None:

@@ -6,23 +6,24 @@ is the speed layer only. Every index below is `SPEC.offset(block, field, copy)` 
 offset inside one copy of its block) and every factor is the declared field's float32 1/scale:
 a raw count v is stored as min(v * factor, 1), one rounding to float32, as the reference does.
 
-Speed: nothing is rebuilt that did not change. One table holds every observer's vector of
-everything but its player rows and the per-decision blocks. When `market_version` moved, the
-public blocks are compared with what was last written and only what changed is rewritten, in
-every observer's row: the game block's field groups (the round, the pile counts, the top
-positions' deck letters, the development deck; the whole block when an end flag or an event
-changed), a market or display slot whose card changed (one row copied from a table built from
-the declaration). A board space, the Black Market, a hut count, a pass, a farm worker, a
-lower-road worker and a card drawn face up are written the moment the rules change them
-(show_space, show_black_market, show_hut, show_retired, show_farm_worker, show_lower_road,
-show_revealed); the knowledge when flagged. The player rows are kept once, in seat order, with a
-snapshot of the values they were written from: the rules flag what changed per seat in
-`state.dirty` (holdings, money, goods, worker counts, the farm, the knowledge) and only the
-flagged fields that differ from the snapshot are rewritten, one by one; the money-stamp ranks
-when `clock` moved. A call makes one test for "nothing changed", copies the observer's vector
-and its player rows, rotated, and writes the few values of the current decision. Scalar writes
-and row copies go through memoryviews of the arrays (about half the cost of numpy's item and
-slice assignment). These arrays are updated in place: a clone builds its own.
+Speed: nothing is rebuilt that did not change. The rules report what each action changed as the
+groups of groups.py (a seat's holdings, money, goods, workers, hut, farm or knowledge; the
+market, the cards drawn face up, the Black Market, each board space) in `state.touched`; this
+module alone reads that record, and clears it once the changes are written. One table holds every
+observer's vector of everything but its player rows and the per-decision blocks. When the market
+changed, the public blocks are compared with what was last written and only what changed is
+rewritten, in every observer's row: the game block's field groups (the round, the pile counts,
+the top positions' deck letters, the development deck; the whole block when an end flag or an
+event changed), a market or display slot whose card changed (one row copied from a table built
+from the declaration). A changed board space is compared with its last written occupant and pair
+flag; the Black Market, the cards drawn face up and a seat's knowledge are rewritten when
+changed. The player rows are kept once, in seat order, with a snapshot of the values they were
+written from: only the changed groups' fields that differ from the snapshot are rewritten, one by
+one; the money-stamp ranks when `clock` moved. A call makes one test for "nothing changed",
+copies the observer's vector and its player rows, rotated, and writes the few values of the
+current decision. Scalar writes and row copies go through memoryviews of the arrays (about half
+the cost of numpy's item and slice assignment). These arrays are updated in place: a clone builds
+its own.
 tests/mi_tierra/test_mt_properties.py compares the result with `SPEC.reference` after every step.
 """
 
@@ -33,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from . import components as C
+from . import groups as G
 from .actions import NUM_STAGES, Decision, Stage
 from .observation_spec import (
     CLOSING_SLOTS,
@@ -45,22 +47,27 @@ from .observation_spec import (
     SPEC,
 )
 
-# `state.dirty` bits, per seat q, set by the rules where a seat's observed values change and
-# cleared when the observation brings them up to date: HOLD (any holdings: money, goods, cake,
-# cloth, peek counts, farm workers), MONEY (money alone), GOODS (goods alone), PEEK (the peek
-# counts alone), WORK (worker counts and flags, turn position), FARM (tiles, barnyards,
-# development cards), KNOW (q's Clock Tower knowledge). Seat q's bits are bits 8q … 8q + 6.
-# (Board spaces, the Black Market and the hut count alone are written at once: show_space,
-# show_black_market, show_hut.)
-HOLD, MONEY, GOODS, PEEK, WORK, FARM, KNOW = (
-    tuple(1 << (8 * q + kind) for q in range(C.MAX_SEATS)) for kind in range(7))
-SEEN = tuple(h | k for h, k in zip(PEEK, KNOW, strict=True))  # knowledge and its counts
-ALL_HOLD = sum(HOLD)
-ALL_WORK = sum(WORK)
+# The groups of `state.touched` (groups.py), per seat q bits 8q + kind: HOLD (any holdings),
+# MONEY, GOODS, PEEK (the peek counts), WORK (workers and turn position), FARM, KNOW (q's
+# knowledge of the pile top), HUT (the hut count alone); then the public groups.
+HOLD, MONEY, GOODS, PEEK, WORK, FARM, KNOW, HUT = (
+    G.HOLDINGS, G.MONEY, G.GOODS, G.PEEKS, G.WORKERS, G.FARM, G.KNOWLEDGE, G.HUT)
 ALL_KNOW = sum(KNOW)
-ALL_DIRTY = sum(HOLD) | sum(MONEY) | sum(GOODS) | sum(PEEK) | ALL_WORK | sum(FARM) | ALL_KNOW
+_ALL_SEATS = (1 << G.SEAT_BITS * C.MAX_SEATS) - 1
+_ALL_HOLD = sum(HOLD)
+_ALL_WORK = sum(WORK)
 # what _players consumes, per player count (the bits of seats beyond the count are ignored)
-_ROW_BITS = {n: (ALL_DIRTY & ~ALL_KNOW) & ((1 << 8 * n) - 1) for n in C.PLAYER_COUNTS}
+_ROW_BITS = {n: (_ALL_SEATS & ~ALL_KNOW & ~sum(HUT)) & ((1 << G.SEAT_BITS * n) - 1)
+             for n in C.PLAYER_COUNTS}
+_HUT_BITS = {n: sum(HUT[:n]) for n in C.PLAYER_COUNTS}  # what the hut writes consume
+_HUT_SEATS = {  # the seats whose HUT bits are set, by those bits
+    sum(HUT[q] for q in seats): seats
+    for k in range(1, 1 << C.MAX_SEATS)
+    for seats in [tuple(q for q in range(C.MAX_SEATS) if k >> q & 1)]}
+_SYNC_BITS = G.MARKET | G.REVEALED | G.BLACK_MARKET | ALL_KNOW  # what _sync consumes
+_SPACE0 = G.SPACE0  # touched >> _SPACE0: the board spaces' bits
+_BIT = tuple(1 << i for i in range(C.NUM_SPACES))
+_NOT_SPACES = (1 << _SPACE0) - 1
 
 if TYPE_CHECKING:
     from .state import MiTierraState
@@ -324,6 +331,15 @@ _PAIR_AT = tuple(base + _PAIR for base in _SPACE_BASE)
 _AT = {n: [tuple(p * OBS_SIZE for p in range(n))]
        + [tuple(p * OBS_SIZE + (q - p) % n for p in range(n)) for q in range(n)]
        for n in C.PLAYER_COUNTS}
+# _OCCUPANT_AT[n][i][q]: the flat indices of seat q's occupant flag of space i in every
+# observer's row; [n][i][-1]: none (nobody is there)
+_OCCUPANT_AT = {n: tuple((*(tuple(_OCCUPANT_BASE[i] + k for k in _AT[n][q + 1])
+                              for q in range(n)), ())
+                         for i in range(C.NUM_SPACES))
+                for n in C.PLAYER_COUNTS}
+# _PAIR_FLAT[n][i]: the flat indices of space i's pair flag in every observer's row
+_PAIR_FLAT = {n: tuple(tuple(_PAIR_AT[i] + r for r in _AT[n][0]) for i in range(C.NUM_SPACES))
+              for n in C.PLAYER_COUNTS}
 
 
 def _board_full(state: MiTierraState, views: list) -> None:
@@ -362,38 +378,10 @@ def _write_black_market(state: MiTierraState, views: list) -> None:
             row[_BM_BASE + k] = x if x < 1.0 else 1.0
 
 
-def show_space(state: MiTierraState, space: int, old: int, new: int, pair: bool | None) -> None:
-    """Board `space` went from seat `old` to seat `new` (-1: nobody); `pair`, when not None, is
-    its new pair flag. Written at once into every observer's material (the rules call this
-    where the board changes, when `state._views` exists)."""
-    flat = state._views[_V_FLAT]
-    at = _AT[state.num_players]
-    base = _OCCUPANT_BASE[space]
-    if old >= 0:
-        for k in at[old + 1]:
-            flat[base + k] = 0.0
-    if new >= 0:
-        for k in at[new + 1]:
-            flat[base + k] = 1.0
-    if pair is not None:
-        value = 1.0 if pair else 0.0
-        base = _PAIR_AT[space]
-        for k in at[0]:
-            flat[base + k] = value
-
-
-def show_revealed(state: MiTierraState, card: int) -> None:
-    """Market `card` was drawn face up: written at once into every observer's row (the rules
-    call this when `state._views` exists)."""
-    at = _OFF_REVEALED + card
-    flat = state._views[_V_FLAT]
-    for row in _AT[state.num_players][0]:
-        flat[row + at] = 1.0
-
-
-def show_black_market(state: MiTierraState) -> None:
-    """The Black Market workers changed (called by the rules when `state._views` exists)."""
-    _write_black_market(state, state._views)
+def _write_revealed(state: MiTierraState, views: list) -> None:
+    """Every observer's `revealed` block: the market cards drawn face up so far."""
+    views[_V_TABLE][:, _OFF_REVEALED:_OFF_REVEALED + C.NUM_MARKET_CARDS] = np.frombuffer(
+        bytes(state.revealed), dtype=bool)
 
 
 # --- the player rows ---------------------------------------------------------------------------
@@ -452,8 +440,9 @@ _BLANK_ROW = _blank_row()
 
 
 def _refresh_work(state: MiTierraState, q: int, out: np.ndarray, snap: list) -> None:
-    """Rewrite seat q's worker values and turn position where they differ from its snapshot
-    (a value v with factor s is stored as min(v * s, 1): see `_scale`)."""
+    """Rewrite seat q's worker values, turn position and farm workers (with the count on the
+    farm) where they differ from its snapshot (a value v with factor s is stored as
+    min(v * s, 1))."""
     base = q * PLAYER_BLOCK
     seen = snap[0]
     v = state.owned[q]
@@ -466,11 +455,6 @@ def _refresh_work(state: MiTierraState, q: int, out: np.ndarray, snap: list) -> 
         seen[1] = v
         x = v * _S_HUT
         out[base + _AT_HUT] = x if x < 1.0 else 1.0
-    v = sum(state.farm_workers[q])
-    if v != seen[2]:
-        seen[2] = v
-        x = v * _S_ON_FARM
-        out[base + _AT_ON_FARM] = x if x < 1.0 else 1.0
     v = state.retired[q]
     if v != seen[3]:
         seen[3] = v
@@ -488,6 +472,36 @@ def _refresh_work(state: MiTierraState, q: int, out: np.ndarray, snap: list) -> 
         out[base + _TURN0 + snap[1]] = 0.0
         out[base + _TURN0 + position] = 1.0
         snap[1] = position
+    workers = state.farm_workers[q]
+    if workers != snap[4]:
+        _write_farm_workers(q, workers, out, snap)
+
+
+class _FlagRows(dict):
+    """float32 rows of 0/1 by a tuple of flags, made when first asked for (memoryviews, copied
+    by slice): a farm's worker flags in one write."""
+
+    def __missing__(self, flags: tuple[bool, ...]) -> memoryview:
+        row = self[flags] = memoryview(np.array(flags, dtype=np.float32))
+        return row
+
+
+_WORKER_ROWS = _FlagRows()
+
+
+def _write_farm_workers(q: int, workers: list[bool], out: memoryview, snap: list) -> None:
+    """Seat q's farm-worker flags, and the count on the farm where it differs from its
+    snapshot."""
+    flags = tuple(workers)
+    at = q * PLAYER_BLOCK + _WORKERS0
+    out[at:at + C.FARM_CELLS] = _WORKER_ROWS[flags]
+    snap[4] = list(flags)
+    v = sum(flags)
+    seen = snap[0]
+    if seen[2] != v:
+        seen[2] = v
+        x = v * _S_ON_FARM
+        out[q * PLAYER_BLOCK + _AT_ON_FARM] = x if x < 1.0 else 1.0
 
 
 def _refresh_money(state: MiTierraState, q: int, out: np.ndarray, snap: list) -> None:
@@ -546,8 +560,8 @@ def _refresh_peeks(state: MiTierraState, q: int, out: np.ndarray, snap: list) ->
 
 
 def _refresh_seat(state: MiTierraState, q: int, out: np.ndarray, snap: list) -> None:
-    """Rewrite seat q's holdings (money, score, cake, cloth, peeks, goods) and farm workers
-    where they differ from its snapshot (its worker values: `_refresh_work`)."""
+    """Rewrite seat q's holdings (money, score, cake, cloth, peeks, goods) where they differ
+    from its snapshot (its workers: `_refresh_work`)."""
     base = q * PLAYER_BLOCK
     seen = snap[2]
     goods = state.goods[q]
@@ -590,14 +604,6 @@ def _refresh_seat(state: MiTierraState, q: int, out: np.ndarray, snap: list) -> 
                 seen[g] = v
                 x = v * _GOODS_SCALE
                 out[at + g] = x if x < 1.0 else 1.0
-    workers = state.farm_workers[q]
-    seen = snap[4]
-    if workers != seen:
-        at = base + _WORKERS0
-        for c in range(C.FARM_CELLS):
-            if workers[c] != seen[c]:
-                out[at + c] = 1.0 if workers[c] else 0.0
-        snap[4] = list(workers)
 
 
 def _refresh_farm(state: MiTierraState, q: int, out: np.ndarray, snap: list) -> None:
@@ -638,89 +644,45 @@ def _write_ranks(state: MiTierraState, out: np.ndarray) -> None:
         out[q * PLAYER_BLOCK + _STAMP_RANK] = x if x < 1.0 else 1.0
 
 
-def show_hut(state: MiTierraState, q: int) -> None:
-    """Seat q's hut count changed alone (placements, workers going home): written at once (the
-    rules call this when `state._players` exists)."""
-    entry = state._players
-    seen = entry[2][q][0]
-    v = state.hut[q]
-    if seen[1] != v:
-        seen[1] = v
-        x = v * _S_HUT
-        entry[3][q * PLAYER_BLOCK + _AT_HUT] = x if x < 1.0 else 1.0
-
-
-def show_retired(state: MiTierraState, q: int) -> None:
-    """Seat q passed in the placement phase (G-29): its retired flag, written at once (the rules
-    call this when `state._players` exists)."""
-    entry = state._players
-    entry[2][q][0][3] = True
-    entry[3][q * PLAYER_BLOCK + _AT_RETIRED] = 1.0
-
-
-def show_farm_worker(state: MiTierraState, q: int, cell: int) -> None:
-    """Seat q put a worker from its hut on farm `cell` (MIT-21): the cell's flag, the count on
-    the farm and the hut, written at once (the rules call this when `state._players` exists)."""
-    entry = state._players
-    snap = entry[2][q]
-    out = entry[3]
-    base = q * PLAYER_BLOCK
-    snap[4][cell] = True
-    out[base + _WORKERS0 + cell] = 1.0
-    seen = snap[0]
-    v = sum(state.farm_workers[q])
-    if seen[2] != v:
-        seen[2] = v
-        x = v * _S_ON_FARM
-        out[base + _AT_ON_FARM] = x if x < 1.0 else 1.0
-    show_hut(state, q)
-
-
-def show_lower_road(state: MiTierraState, q: int) -> None:
-    """Seat q put a worker on the lower road: its flag and its hut, written at once (the rules
-    call this when `state._players` exists)."""
-    entry = state._players
-    entry[2][q][0][4] = True
-    entry[3][q * PLAYER_BLOCK + _AT_LOWER] = 1.0
-    show_hut(state, q)
-
-
-# per `dirty` bit index (8q + kind): the seat and the refresh of that kind (HOLD … FARM)
+# per `dirty` bit index (8q + kind): the seat and the refresh of that kind (HOLD … FARM; the
+# knowledge is part of each observer's material, _sync, and the hut is written inline,
+# _bring_up_to_date)
 _REFRESHES = (_refresh_seat, _refresh_money, _refresh_goods, _refresh_peeks, _refresh_work,
               _refresh_farm)
-_DISPATCH = {8 * q + kind: (q, fn) for q in range(MAX_SEATS) for kind, fn in enumerate(_REFRESHES)}
-assert [HOLD[0], MONEY[0], GOODS[0], PEEK[0], WORK[0], FARM[0]] == [1 << k for k in range(6)]
+_DISPATCH = {G.SEAT_BITS * q + kind: (q, fn) for q in range(MAX_SEATS)
+             for kind, fn in enumerate(_REFRESHES) if fn is not None}
+assert [HOLD[0], MONEY[0], GOODS[0], PEEK[0], WORK[0], FARM[0], KNOW[0], HUT[0]] == [
+    1 << k for k in range(8)]
 
 
-def _players(state: MiTierraState) -> None:
-    """Bring every seat's rows in seat order (the observer's view is a rotation of it) up to
-    date in place from the `dirty` bits: a seat's changed holdings and farm workers (HOLD), its
-    money (MONEY), its goods (GOODS), its changed worker values and turn position (WORK), its
-    changed farm fields (FARM); the ranks are rewritten when `clock` moved."""
-    entry = state._players
-    if entry is None:  # every seat from a blank row, through the same refreshes
-        rows = np.zeros(_ALL_PLAYERS, dtype=np.float32)
-        out = memoryview(rows)
-        snaps = []
-        for q in range(state.num_players):
-            rows[q * PLAYER_BLOCK:(q + 1) * PLAYER_BLOCK] = _BLANK_ROW
-            snap = _blank_snapshot()
-            _refresh_work(state, q, out, snap)
-            _refresh_seat(state, q, out, snap)
-            _refresh_farm(state, q, out, snap)
-            snaps.append(snap)
-        _write_ranks(state, out)
-        state.dirty &= ALL_KNOW
-        # [the rows, the clock the ranks reflect, the seats' snapshots, a memoryview of the
-        #  rows, per observer the two runs of rows its rotation copies]
-        rotated = tuple((out[r[1]], out[r[3]]) for r in _ROTATION[state.num_players])
-        state._players = [rows, state.clock, snaps, out, rotated]
-        return
+def _build_players(state: MiTierraState) -> None:
+    """Every seat's row in seat order (the observer's view is a rotation of it), from a blank
+    row through the same refreshes as the updates."""
+    rows = np.zeros(_ALL_PLAYERS, dtype=np.float32)
+    out = memoryview(rows)
+    snaps = []
+    for q in range(state.num_players):
+        rows[q * PLAYER_BLOCK:(q + 1) * PLAYER_BLOCK] = _BLANK_ROW
+        snap = _blank_snapshot()
+        _refresh_work(state, q, out, snap)
+        _refresh_seat(state, q, out, snap)
+        _refresh_farm(state, q, out, snap)
+        snaps.append(snap)
+    _write_ranks(state, out)
+    # [the rows, the clock the ranks reflect, the seats' snapshots, a memoryview of the rows,
+    #  per observer the two runs of rows its rotation copies]
+    rotated = tuple((out[r[1]], out[r[3]]) for r in _ROTATION[state.num_players])
+    state._players = [rows, state.clock, snaps, out, rotated]
+
+
+def _players(state: MiTierraState, entry: list, dirty: int) -> None:
+    """Bring the seats' rows up to date in place from the `dirty` groups: a seat's changed
+    holdings (HOLD), its money (MONEY), its goods (GOODS), its peek counts (PEEK), its changed
+    workers and turn position (WORK), its changed farm fields (FARM); the ranks are rewritten
+    when `clock` moved."""
     out = entry[3]
-    dirty = state.dirty & _ROW_BITS[state.num_players]
     if dirty:
-        state.dirty &= ALL_KNOW
-        hold = dirty & ALL_HOLD
+        hold = dirty & _ALL_HOLD
         if hold:  # a seat's holdings refresh covers its money, goods and peek counts
             dirty &= ~(hold << 1 | hold << 2 | hold << 3)
         snaps = entry[2]
@@ -769,7 +731,7 @@ def _rotation(n: int, player: int) -> tuple[slice, ...]:
 _ROTATION = {n: [_rotation(n, p) for p in range(n)] for n in C.PLAYER_COUNTS}
 
 
-(_V_TABLE, _V_ROWS, _V_FLAT, _V_MARKET, _V_KNOWN, _V_SLOTS, _V_DISPLAY, _V_GAME) = range(8)
+(_V_TABLE, _V_ROWS, _V_FLAT, _V_BOARD, _V_KNOWN, _V_SLOTS, _V_DISPLAY, _V_GAME) = range(8)
 
 
 def _build_views(state: MiTierraState) -> list:
@@ -777,30 +739,31 @@ def _build_views(state: MiTierraState) -> list:
     n = state.num_players
     table = np.zeros((n, OBS_SIZE), dtype=np.float32)
     # (what the zero table shows: empty market and display slots, no game facts yet)
-    views = [table, list(table), memoryview(table.reshape(-1)), state.market_version,
+    views = [table, list(table), memoryview(table.reshape(-1)),
+             [list(state.space_owner), list(state.space_pair)],
              [None] * n, [[-1] * len(state.est), [-1] * len(state.closing)],
              [-1] * len(C.DEV_SLOTS), [-1, -1, -1, b"", -1, None]]
     _refresh_public(state, views)
-    table[:, _OFF_REVEALED:_OFF_REVEALED + C.NUM_MARKET_CARDS] = np.frombuffer(
-        bytes(state.revealed), dtype=bool)
+    _write_revealed(state, views)
     _board_full(state, views)
     for p, row in enumerate(views[_V_ROWS]):
         _knowledge(state, p, row)
         views[_V_KNOWN][p] = (list(state.known[p]), list(state.known_set[p]),
                               state.known_depth[p])
-    state.dirty &= ~ALL_KNOW
     state._views = views
     return views
 
 
-def _sync(state: MiTierraState, views: list) -> None:
-    """Bring every observer's material up to date in place."""
-    if views[_V_MARKET] != state.market_version:
+def _sync(state: MiTierraState, views: list, dirty: int) -> None:
+    """Bring every observer's material but the board up to date in place from the `dirty`
+    groups: the market, the cards drawn face up, the Black Market, each seat's knowledge."""
+    if dirty & G.MARKET:
         _refresh_public(state, views)
-        views[_V_MARKET] = state.market_version
-    if state.dirty & ALL_KNOW:
-        dirty = state.dirty
-        state.dirty &= ~ALL_KNOW
+    if dirty & G.REVEALED:
+        _write_revealed(state, views)
+    if dirty & G.BLACK_MARKET:
+        _write_black_market(state, views)
+    if dirty & ALL_KNOW:
         known = views[_V_KNOWN]
         for p, row in enumerate(views[_V_ROWS]):
             if dirty & KNOW[p]:
@@ -810,18 +773,65 @@ def _sync(state: MiTierraState, views: list) -> None:
                     known[p] = (list(now[0]), list(now[1]), now[2])
 
 
-def _bring_up_to_date(state: MiTierraState) -> None:
-    """Build or update every observer's material and the player rows; every flag is consumed
-    (those of seats beyond the player count, which the rules may set in bulk, are dropped)."""
+def _bring_up_to_date(state: MiTierraState) -> tuple[list, list]:
+    """Build, or update from the `dirty` groups, every observer's material and the player rows,
+    and clear the groups (those of seats beyond the player count, which the rules may name in
+    bulk, are dropped). The commonest changes, a worker placed on or taken off a board space and
+    a hut count, are written here; the rest by _sync and _players. Returns the material and the
+    player rows."""
+    dirty = state.touched
+    state.touched = 0
     views = state._views
-    if views is None:
-        _build_views(state)
-    elif views[_V_MARKET] != state.market_version or state.dirty & ALL_KNOW:
-        _sync(state, views)
     entry = state._players
-    if entry is None or state.dirty & _ROW_BITS[state.num_players] or entry[1] != state.clock:
-        _players(state)
-    state.dirty = 0
+    if views is None or entry is None:
+        _build_views(state)
+        _build_players(state)
+        return state._views, state._players
+    spaces = dirty >> _SPACE0
+    if spaces:  # each changed space where its occupant or pair flag differs from the last one
+        flat = views[_V_FLAT]
+        occupant_at = _OCCUPANT_AT[state.num_players]
+        seen_owner, seen_pair = views[_V_BOARD]
+        owner = state.space_owner
+        pair = state.space_pair
+        while spaces:
+            i = spaces.bit_length() - 1
+            spaces ^= _BIT[i]
+            old = seen_owner[i]
+            new = owner[i]
+            if old != new:
+                seen_owner[i] = new
+                at = occupant_at[i]
+                for k in at[old]:  # (at[-1]: nobody, no index)
+                    flat[k] = 0.0
+                for k in at[new]:
+                    flat[k] = 1.0
+            v = pair[i]
+            if v != seen_pair[i]:
+                seen_pair[i] = v
+                value = 1.0 if v else 0.0
+                for k in _PAIR_FLAT[state.num_players][i]:
+                    flat[k] = value
+        dirty &= _NOT_SPACES
+    if dirty & _SYNC_BITS:
+        _sync(state, views, dirty)
+    n = state.num_players
+    huts = dirty & _HUT_BITS[n]
+    if huts:  # each changed hut, where it differs from its snapshot
+        out = entry[3]
+        snaps = entry[2]
+        hut = state.hut
+        for q in _HUT_SEATS[huts]:
+            seen = snaps[q][0]
+            v = hut[q]
+            if seen[1] != v:
+                seen[1] = v
+                x = v * _S_HUT
+                out[q * PLAYER_BLOCK + _AT_HUT] = x if x < 1.0 else 1.0
+    rows = dirty & _ROW_BITS[n]
+    if rows:  # (the clock, which the ranks follow, only moves with MONEY)
+        _players(state, entry, rows)
+    return views, entry
 
 
 def observe(state: MiTierraState, player: int, out: np.ndarray | None = None) -> np.ndarray:
@@ -829,11 +839,9 @@ def observe(state: MiTierraState, player: int, out: np.ndarray | None = None) ->
     a new vector; returns it (this is the state's `observe` method)."""
     views = state._views
     entry = state._players
-    # one test for "nothing changed" (the clock only moves with a MONEY flag: see ledger.py)
-    if views is None or entry is None or state.dirty or views[_V_MARKET] != state.market_version:
-        _bring_up_to_date(state)
-        views = state._views
-        entry = state._players
+    # one test for "nothing changed" (the clock only moves with MONEY: see ledger.py)
+    if state.touched or views is None or entry is None:
+        views, entry = _bring_up_to_date(state)
     if out is None:
         out = views[_V_ROWS][player].copy()
     else:

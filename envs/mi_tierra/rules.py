@@ -2,7 +2,9 @@
 
 `apply` checks the action against the exact legal list first and raises `IllegalActionError`
 before touching anything, so a refused action loses nothing; then it carries the decision out and
-lets the round run on (`flow.advance`) to the next real decision.
+lets the round run on (`flow.advance`) to the next real decision, whose legal actions it keeps
+in `state.options`. On the way the rules record in `state.touched` every part of the game they
+change (groups.py).
 """
 
 from __future__ import annotations
@@ -40,18 +42,17 @@ __all__ = ["apply", "apply_chance", "leftover", "legal_actions", "score", "why_i
 
 
 def apply(state: MiTierraState, action: int) -> None:
-    """Carry out `action` for the current player, or raise `IllegalActionError` (no change)."""
+    """Carry out `action` for the current player, or raise `IllegalActionError` (no change).
+    Afterwards `state.options` lists the legal actions of the decision it led to."""
     if type(action) is not int:  # numpy integers pass; bools, floats, strings... are refused
         action = check_action(action, N_ACTIONS)
-    legal = state._legal if state._legal_version == state.version else state.legal_list()
-    if action not in legal:
+    if action not in state.options:
         raise IllegalActionError(action, why_illegal(state, action), _safe_name(state, action))
     state.steps += 1
     decision = state.decision  # (decisions.resolve, inlined)
     state.decision = 0
-    state.version += 1
     RESOLVER_BY_DECISION[decision](state, state.current_player, action)
-    advance(state)
+    state.options = advance(state)
 
 
 def apply_chance(state: MiTierraState, face: int) -> None:
@@ -61,9 +62,8 @@ def apply_chance(state: MiTierraState, face: int) -> None:
     if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= C.DIE_FACES:
         raise IllegalActionError(face, "a die face is an int from 1 to 6")
     state.chance_pending = False
-    state.version += 1
     after_roll(state, face)
-    advance(state)
+    state.options = advance(state)
 
 
 def score(state: MiTierraState, p: int) -> int:

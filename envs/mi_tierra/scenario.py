@@ -149,7 +149,7 @@ def scenario(
     enter_stage(s, start)
     s.place_pos = 0
     s.invalidate()
-    advance(s)
+    s.options = advance(s)
     return s
 
 

@@ -33,7 +33,8 @@ from . import components as C
 from . import rules
 from .actions import N_ACTIONS, Decision, Stage
 from .decisions import legal_actions
-from .observation import ALL_DIRTY, observe
+from .groups import EVERYTHING
+from .observation import observe
 
 
 def _new_rng_like(rng: np.random.Generator) -> np.random.Generator:
@@ -78,10 +79,9 @@ FIELDS = StateFields(
     DICE("rng"),
     # derived from the fields (_after_load) and caches: the masks are read-only and shared, the
     # observation parts are updated in place, so a clone builds its own (_clone_caches)
-    shared=("version", "occupied", "market_version", "_mask", "_mask8", "_mask_version",
-            "_legal_version"),
-    copied=("_legal", "_cells_cache"),  # entries are never modified: safe to share
-    own=("is_terminal", "dirty", "_views", "_players"),
+    shared=("options", "occupied", "_mask", "_mask8", "_mask_options"),  # never modified in place
+    copied=("_cells_cache",),  # entries are never modified: safe to share
+    own=("is_terminal", "touched", "_views", "_players"),
 )
 
 
@@ -100,20 +100,18 @@ class MiTierraState(SlottedState):
     __slots__ = FIELDS.slots
 
     def __init__(self) -> None:
-        self.version = 0  # bumped by every change of the decision: the mask cache key
+        # the legal actions of the pending decision, listed by the rules when they reach it
+        # (G-71 needs them: one option is taken at once); empty at the end or before a roll
+        self.options: list[int] = []
         self._mask, self._mask8 = _NO_MASKS
-        self._mask_version = -1
-        self._legal_version = -1
-        self._legal: list[int] = []
+        self._mask_options = None  # the options list the masks were made from
         self.occupied = 0  # bit i set when board space i holds a worker (from space_owner)
         self._cells_cache: list = [None] * C.MAX_SEATS
-        # Observation caches (not serialised, see observation.py): `market_version` is bumped
-        # when market cards, the display, the round or the end flags change; `dirty` flags per
-        # seat what changed since observed; `_views` (every observer's vector but the player
-        # rows) and `_players` (the player rows) are updated in place, the board and hut counts
-        # the moment the rules change them.
-        self.market_version = 0
-        self.dirty = ALL_DIRTY
+        # what the rules changed since the observation last looked (groups.py; observation.py
+        # reads and clears it), and the observation's parts (not serialised): `_views` (every
+        # observer's vector but the player rows) and `_players` (the player rows), updated in
+        # place
+        self.touched = EVERYTHING
         self._views = None
         self._players = None
         self.rng: np.random.Generator = None  # set by new_game, from_dict and clone
@@ -122,40 +120,32 @@ class MiTierraState(SlottedState):
         self.is_terminal = False
 
     def invalidate(self) -> None:
-        """Drop cached masks and observation parts; call after editing fields by hand."""
-        self.version += 1
-        self.market_version += 1
-        self.dirty = ALL_DIRTY
-        self._drop_caches()
+        """Recompute what derives from the fields and drop the masks and observation parts;
+        call after editing fields by hand."""
         self.occupied = _occupied_bits(self.space_owner)
-
-    def _drop_caches(self) -> None:
-        self._mask_version = -1
-        self._legal_version = -1
         self._cells_cache = [None] * C.MAX_SEATS
+        self.options = legal_actions(self)
+        self._mask_options = None
+        self.touched = EVERYTHING
         self._views = None
         self._players = None
 
     # --- the engine protocol ------------------------------------------------------------------
     def legal_list(self) -> list[int]:
-        """The legal action ids (a cached list: do not modify it)."""
-        if self._legal_version != self.version:
-            self._legal = legal_actions(self)
-            self._legal_version = self.version
-        return self._legal
+        """The legal action ids (the state's own list: do not modify it)."""
+        return self.options
 
     def legal_mask(self) -> np.ndarray:
         """The legal actions as a read-only bool vector (shared between states: do not modify)."""
-        if self._mask_version != self.version:
-            legal = self._legal if self._legal_version == self.version else self.legal_list()
-            self._mask, self._mask8 = _MASKS[tuple(legal)]
-            self._mask_version = self.version
+        if self._mask_options is not self.options:
+            self._mask, self._mask8 = _MASKS[tuple(self.options)]
+            self._mask_options = self.options
         return self._mask
 
     def action_mask(self) -> np.ndarray:
         """The legal actions as a fresh int8 vector (a copy of the shared int8 twin of
         `legal_mask()`, cheaper than converting it)."""
-        if self._mask_version != self.version:
+        if self._mask_options is not self.options:
             self.legal_mask()
         return self._mask8.copy()
 
@@ -209,9 +199,7 @@ class MiTierraState(SlottedState):
 
     def apply_chance(self, face: int) -> None:
         """Resolve the pending roll with `face` (explicit-chance mode only)."""
-        from .rules import apply_chance
-
-        apply_chance(self, face)
+        rules.apply_chance(self, face)
 
     def determinize(self, player: int, rng: np.random.Generator) -> MiTierraState:
         """A copy consistent with everything `player` has seen: the market cards it does not
@@ -230,13 +218,14 @@ class MiTierraState(SlottedState):
 
     def _clone_caches(self, new: MiTierraState) -> None:
         new.is_terminal = self.terminal
-        new.dirty = ALL_DIRTY
+        new.touched = EVERYTHING
         new._views = None
         new._players = None
 
     def _after_load(self) -> None:
         self.occupied = _occupied_bits(self.space_owner)
         self.is_terminal = self.terminal
+        self.options = legal_actions(self)
 
     # --- invariants ------------------------------------------------------------------------------
     def check_consistency(self) -> list[str]:
