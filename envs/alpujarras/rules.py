@@ -9,7 +9,7 @@ empty mask.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
 
 import numpy as np
 
@@ -173,9 +173,10 @@ def mask_view(mask: np.ndarray) -> memoryview:
     return memoryview(mask.view(np.uint8))
 
 
-def write_legal_mask(state: AlpujarrasState, mask: np.ndarray) -> None:
-    """Write the exact legal-action mask of the current player into `mask` (bool, 111)."""
-    m = state._mask_view if mask is state._mask else mask_view(mask)
+def write_legal_mask(state: AlpujarrasState, m: memoryview) -> None:
+    """Write the exact legal-action mask of the current player through `m`, the `mask_view` of a
+    bool array of N_ACTIONS. The caller owns the array, its view and when to refresh them (the
+    state keeps both as its mask cache), so the rules hold no cache."""
     m[:] = _NO_ACTIONS
     if state.terminal:
         return
@@ -288,18 +289,30 @@ def _action_mask(state: AlpujarrasState, p: int, m: memoryview) -> None:
 # --- transitions ------------------------------------------------------------------------------
 
 def apply(state: AlpujarrasState, action: int) -> int:
-    """Carry out `action` for the current player and return the groups of the game it changed
-    (groups.py: positions, farmlands, towns, channels, Zara, each seat's holdings; a superset),
-    or raise `IllegalActionError` (no change). The rules keep no cache of their own beyond the
-    legal mask, which `state.apply` marks stale; whatever derives views of the state reads the
-    groups."""
+    """Carry out `action` for the current player and return the groups it changed (as
+    `carry_out`), or raise `IllegalActionError` (no change). The legality check goes through
+    the public `state.legal_mask()`; the rules keep no cache, so the state's own caches are
+    stale afterwards: play through `state.apply`, which keeps them, or call
+    `state.invalidate()`."""
     if type(action) is not int:  # numpy integers pass; bools, floats, strings... are refused
         action = check_action(action, N_ACTIONS)
-    if state._mask_version != state.version:  # state.legal_mask(), inlined
-        write_legal_mask(state, state._mask)
-        state._mask_version = state.version
-    if not 0 <= action < N_ACTIONS or not state._mask_view[action]:
-        raise IllegalActionError(action, why_illegal(state, action), _safe_name(state, action))
+    if not 0 <= action < N_ACTIONS or not state.legal_mask()[action]:
+        refuse(state, action)
+    return carry_out(state, action)
+
+
+def refuse(state: AlpujarrasState, action: int) -> NoReturn:
+    """Raise `IllegalActionError` for an action the mask refuses, naming it and saying why; the
+    state is left as it was. Shared by `apply` and `state.apply` so both refuse alike."""
+    raise IllegalActionError(action, why_illegal(state, action), _safe_name(state, action))
+
+
+def carry_out(state: AlpujarrasState, action: int) -> int:
+    """`apply` for an action the caller found legal: carry it out for the current player and
+    return the groups of the game it changed (groups.py: positions, farmlands, towns, channels,
+    Zara, each seat's holdings; a superset). It checks nothing (an illegal action may corrupt the
+    state) and touches no cache: the caller keeps the mask key and the dirty groups, so the rules
+    stay free of the speed layer (issue 16)."""
     phase = state.phase
     p = state.current_player
     state.steps += 1

@@ -16,6 +16,7 @@ import numpy as np
 
 from ..core.errors import CorruptRecordError
 from ..core.state_base import BOOL, INT, LIST, ROWS, STR, SlottedState, StateFields
+from ..core.validation import check_action
 from . import components as C
 from . import effects, observation, rules
 from .actions import N_ACTIONS
@@ -65,7 +66,7 @@ class AlpujarrasState(SlottedState):
         self.track: tuple[C.Space, ...] = ()
         self.version = 0  # bumped by every action: the mask cache key
         # the groups (groups.G_*) changed since the observation cache last looked: what
-        # rules.apply reports, gathered by `apply`, cleared by observation.observe
+        # rules.carry_out reports, gathered by `apply`, cleared by observation.observe
         self.dirty = ALL_GROUPS
         self._mask = np.zeros(N_ACTIONS, dtype=bool)
         self._mask_view = rules.mask_view(self._mask)  # what rules.write_legal_mask writes
@@ -112,12 +113,23 @@ class AlpujarrasState(SlottedState):
 
     def legal_mask(self) -> np.ndarray:
         if self._mask_version != self.version:
-            rules.write_legal_mask(self, self._mask)
+            rules.write_legal_mask(self, self._mask_view)
             self._mask_version = self.version
         return self._mask
 
     def apply(self, action: int) -> None:
-        touched = rules.apply(self, action)  # raises, changing nothing, if `action` is illegal
+        """Carry out `action` or raise `IllegalActionError`, changing nothing. The state owns its
+        caches: it checks the action against its own mask (refreshed inline, as `legal_mask`
+        does, to keep the hot path one call shorter), lets the rules carry it out, then bumps
+        the mask key and marks the groups the rules report for the observation."""
+        if type(action) is not int:  # numpy integers pass; bools, floats, strings... are refused
+            action = check_action(action, N_ACTIONS)
+        if self._mask_version != self.version:  # self.legal_mask(), inlined
+            rules.write_legal_mask(self, self._mask_view)
+            self._mask_version = self.version
+        if not 0 <= action < N_ACTIONS or not self._mask_view[action]:
+            rules.refuse(self, action)
+        touched = rules.carry_out(self, action)
         self.version += 1
         self.dirty |= touched  # observation.py rewrites these groups when next asked
 
