@@ -67,7 +67,6 @@ _HUT_SEATS = {  # the seats whose HUT bits are set, by those bits
 _SYNC_BITS = G.MARKET | G.REVEALED | G.BLACK_MARKET | ALL_KNOW  # what _sync consumes
 _SPACE0 = G.SPACE0  # touched >> _SPACE0: the board spaces' bits
 _BIT = tuple(1 << i for i in range(C.NUM_SPACES))
-_NOT_SPACES = (1 << _SPACE0) - 1
 
 if TYPE_CHECKING:
     from .state import MiTierraState
@@ -787,10 +786,11 @@ def _bring_up_to_date(state: MiTierraState) -> tuple[list, list]:
         _build_views(state)
         _build_players(state)
         return state._views, state._players
+    n = state.num_players
     spaces = dirty >> _SPACE0
     if spaces:  # each changed space where its occupant or pair flag differs from the last one
         flat = views[_V_FLAT]
-        occupant_at = _OCCUPANT_AT[state.num_players]
+        occupant_at = _OCCUPANT_AT[n]
         seen_owner, seen_pair = views[_V_BOARD]
         owner = state.space_owner
         pair = state.space_pair
@@ -810,12 +810,10 @@ def _bring_up_to_date(state: MiTierraState) -> tuple[list, list]:
             if v != seen_pair[i]:
                 seen_pair[i] = v
                 value = 1.0 if v else 0.0
-                for k in _PAIR_FLAT[state.num_players][i]:
+                for k in _PAIR_FLAT[n][i]:
                     flat[k] = value
-        dirty &= _NOT_SPACES
-    if dirty & _SYNC_BITS:
+    if dirty & _SYNC_BITS:  # (this mask and those below leave the spaces' bits out)
         _sync(state, views, dirty)
-    n = state.num_players
     huts = dirty & _HUT_BITS[n]
     if huts:  # each changed hut, where it differs from its snapshot
         out = entry[3]
