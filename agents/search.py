@@ -28,8 +28,9 @@ from typing import Any
 
 import numpy as np
 
-from huerta.envs.core.engine import GameState
+from huerta.envs.core.engine import GameState, SearchSettings
 from huerta.envs.core.errors import InvalidConfigError
+from huerta.envs.core.registry import game_specs
 from huerta.envs.core.view import PlayerView
 
 from .base import Agent
@@ -38,18 +39,7 @@ from .mcts import resolve_chance
 
 Evaluator = Callable[[GameState, int], float]
 
-# The search agent's tuning, per game (agent settings, not facts of the games); a game missing
-# here has no search agent, and check_search_game says so naming those that have one.
-# points of margin that make a 73% (e^1 : 1) win chance, per game: about a turn's gain
-MARGIN_SCALE = {"finca": 6.0, "alpujarras": 4.0, "mi_tierra": 30.0}
 MAX_SECONDS = 0.9  # the cap on one decision; the last simulation may run a little over
-# per game: simulations per decision and turns simulated after the current one, chosen by the
-# measurements in the README (stronger settings than these cost more than their gain)
-DEFAULTS = {
-    "finca": {"simulations": 24, "horizon": 1, "width": 6},
-    "alpujarras": {"simulations": 24, "horizon": 1, "width": 4},
-    "mi_tierra": {"simulations": 24, "horizon": 3, "width": 6},
-}
 
 
 def _evaluator(game: str) -> Evaluator:
@@ -64,23 +54,33 @@ def _evaluator(game: str) -> Evaluator:
     return value
 
 
-def check_search_game(game: str) -> None:
-    """Refuse a game the search agent has no settings for (`MARGIN_SCALE`, `DEFAULTS`), naming
-    those it has."""
-    if game not in MARGIN_SCALE or game not in DEFAULTS:
-        games = [g for g in MARGIN_SCALE if g in DEFAULTS]
+def search_settings(game: str) -> SearchSettings:
+    """The search agent's settings for `game`, from its spec (`GameSpec.search`: the margin that
+    makes a 73% win chance, and the default simulations, horizon and width). A game whose spec
+    has none, or no game of that name, is refused naming the games that have them."""
+    specs = {spec.name: spec for spec in game_specs()}
+    settings = specs[game].search if game in specs else None
+    if settings is None:
+        games = [name for name, spec in specs.items() if spec.search is not None]
         raise InvalidConfigError(
             f"no search agent for game {game!r}; games with one: {', '.join(games)}"
         )
+    return settings
+
+
+def check_search_game(game: str) -> None:
+    """Refuse a game the search agent has no settings for (see `search_settings`)."""
+    search_settings(game)
 
 
 class SearchAgent(Agent):
     """Sequential halving over this turn's first actions, judged by truncated heuristic
     rollouts on determinized states (see the module docstring).
 
-    Options: `seconds` (the time budget of one decision, default 0.5), `horizon` (turns of this
-    player simulated after the current one, default 2; 0 plays to the end of the game),
-    `min_samples` (simulations per candidate in the first round, default 2).
+    Options: `seconds` (the time budget of one decision, default `MAX_SECONDS`), `simulations`
+    (per decision), `horizon` (turns of this player simulated after the current one; 0 plays to
+    the end of the game) and `width` (candidates compared), each by default the game's
+    `GameSpec.search`; `min_samples` (simulations per candidate in a round, default 1).
     """
 
     name = "search"
@@ -98,10 +98,10 @@ class SearchAgent(Agent):
         width: int | None = None,
     ) -> None:
         super().__init__(seed)
-        check_search_game(game)
-        simulations = DEFAULTS[game]["simulations"] if simulations is None else simulations
-        horizon = DEFAULTS[game]["horizon"] if horizon is None else horizon
-        width = DEFAULTS[game]["width"] if width is None else width
+        settings = search_settings(game)
+        simulations = settings.simulations if simulations is None else simulations
+        horizon = settings.horizon if horizon is None else horizon
+        width = settings.width if width is None else width
         if not (math.isfinite(seconds) and seconds > 0):
             raise InvalidConfigError(f"search seconds must be above 0, got {seconds}")
         if horizon < 0:
@@ -118,7 +118,7 @@ class SearchAgent(Agent):
             raise InvalidConfigError(f"search width must be at least 2, got {width}")
         self.width = int(width)
         self.value = _evaluator(game)
-        self.scale = MARGIN_SCALE[game]
+        self.scale = settings.margin_scale
         self.base = make_heuristic(game, seed=seed)
         self.last_step = -2  # the game step of this agent's previous decision
         self.last_stats: dict[str, Any] = {}

@@ -42,6 +42,9 @@ class PlaySession:
         self.id = secrets.token_hex(8)
         self.spec = spec
         self.label = game_label(spec.name, num_players)
+        variant = spec.variants.get(self.label)
+        # who wins when no seat does: the variant's scripted opponent ("Zara"), if it has one
+        self.opponent = variant.opponent if variant is not None else ""
         self.seat = seat
         self.codes = codes
         self.pace = pace
@@ -80,8 +83,8 @@ class PlaySession:
             if self.seat in winners:
                 shared = " (shared)" if len(winners) > 1 else ""
                 return "over", f"Game over: you win{shared}!"
-            if not winners:
-                return "over", "Game over: Zara wins."
+            if not winners:  # the scripted opponent of a variant (Zara) beat every seat
+                return "over", f"Game over: {self.opponent or 'nobody'} wins."
             names = ", ".join(f"player_{w} ({self.codes[w]})" for w in winners)
             return "over", f"Game over: {names} {'win' if len(winners) > 1 else 'wins'}."
         seat = state.current_player

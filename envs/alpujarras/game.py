@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from ..core.engine import GameSpec, GameVariant
+from ..core.engine import GameSpec, GameVariant, SearchSettings
 from ..core.errors import InvalidConfigError
 from ..core.validation import check_seed
 from . import components as C
@@ -225,7 +225,7 @@ SPEC = GameSpec(
         "alpujarras-solo": GameVariant(
             players=1, gym_id="huerta/AlpujarrasSolo-v0",
             gym_entry_point="huerta.envs.alpujarras.env:SoloSingleAgentEnv",
-            options=("double_turns", "star_sides"), label="against Zara",
+            options=("double_turns", "star_sides"), label="against Zara", opponent="Zara",
         ),
     },
     spec_document="seeds/alpujarras.md",
@@ -236,5 +236,6 @@ SPEC = GameSpec(
     heuristic="huerta.agents.heuristics.alpujarras:AlpujarrasHeuristic",
     board_module="huerta.web.boards.alpujarras",
     demo_mcts_budget=100,
+    search=SearchSettings(margin_scale=4.0, simulations=24, horizon=1, width=4),
     golden_seeds={1: 10, 2: 7, 3: 8, 4: 9},
 )

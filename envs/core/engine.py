@@ -131,13 +131,28 @@ class GameState(abc.ABC):
 @dataclass(frozen=True)
 class GameVariant:
     """A name that stands for a game at a fixed player count (`alpujarras-solo`: alpujarras with
-    1 player), with its own Gymnasium id and the dotted `module:Class` of that env."""
+    1 player), with its own Gymnasium id, the dotted `module:Class` of that env and, where the
+    seats play against a scripted opponent, its name."""
 
     players: int
     gym_id: str
     gym_entry_point: str
     options: tuple[str, ...] = ()  # the game's options that only this variant takes
     label: str = ""  # how menus describe it after its name ("against Zara")
+    # the scripted opponent the seats play against ("Zara"): who wins when no seat does
+    opponent: str = ""
+
+
+@dataclass(frozen=True)
+class SearchSettings:
+    """The search agent's tuning for one game (`huerta.agents.search`): settings of the agent,
+    not rules of the game, kept in the game's spec so that the agent lists no games."""
+
+    # points of margin that make a 73% (e^1 : 1) win chance: about a turn's gain
+    margin_scale: float
+    simulations: int  # simulations per decision
+    horizon: int  # turns of this player simulated after the current one (0: to the game's end)
+    width: int  # candidates compared: the heuristic's choice and its width - 1 next best
 
 
 @dataclass(frozen=True)
@@ -147,9 +162,9 @@ class GameSpec:
     Besides the engine's facts, a spec holds every per-game fact the rest of the project lists
     games by, so a new game is its own package plus one line of `huerta.envs.core.registry`:
     its Gymnasium id and variants, its PettingZoo entry module, its specification document and
-    clause ids, the web page's board module and the dotted path of its heuristic agent. Paths of
-    modules outside `huerta.envs` are strings (`module:attribute`), resolved where they are used,
-    so the engine imports no agent and no web code.
+    clause ids, the web page's board module, the dotted path of its heuristic agent and the search
+    agent's settings. Paths of modules outside `huerta.envs` are strings (`module:attribute`),
+    resolved where they are used, so the engine imports no agent and no web code.
     """
 
     name: str
@@ -181,6 +196,9 @@ class GameSpec:
     # the demonstration's MCTS iterations per decision (`huerta run`): a game whose random
     # rollout is long gets fewer, to keep the run to a few minutes
     demo_mcts_budget: int = 50
+    # the search agent's settings (`huerta.agents.search`), chosen by the measurements in the
+    # README; None: the game has no search agent
+    search: SearchSettings | None = None
     # player count -> seed of the checked-in golden playthrough (tests/golden)
     golden_seeds: Mapping[int, int] = field(default_factory=dict)
 

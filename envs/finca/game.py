@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from ..core.engine import GameSpec
+from ..core.engine import GameSpec, SearchSettings
 from ..core.errors import InvalidConfigError
 from ..core.validation import check_seed
 from . import components as C
@@ -115,5 +115,6 @@ SPEC = GameSpec(
     heuristic="huerta.agents.heuristics.finca:FincaHeuristic",
     board_module="huerta.web.boards.finca",
     demo_mcts_budget=50,
+    search=SearchSettings(margin_scale=6.0, simulations=24, horizon=1, width=6),
     golden_seeds={2: 7, 3: 8, 4: 9},
 )

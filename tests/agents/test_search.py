@@ -11,9 +11,9 @@ import pytest
 
 from huerta.agents import make_agent
 from huerta.agents.heuristics import make_heuristic
-from huerta.agents.search import DEFAULTS, SearchAgent
+from huerta.agents.search import SearchAgent
 from huerta.envs.core.errors import InvalidConfigError
-from huerta.envs.core.registry import game_names
+from huerta.envs.core.registry import game_names, get_game
 from huerta.training.matches import play_game
 
 GAMES = tuple(game_names())  # every registered game has a search agent
@@ -150,10 +150,32 @@ def test_codes_and_defaults():
     assert make_agent("search:12", game="mi_tierra").simulations == 12
     timed = make_agent("search:0.25s", game="finca")
     assert timed.seconds == 0.25 and timed.simulations > 1000
-    assert set(DEFAULTS) == set(GAMES)
-    with pytest.raises(InvalidConfigError, match="no search agent for game"):
+    for game in GAMES:  # the defaults are the game's spec's (GameSpec.search)
+        settings = get_game(game).search
+        agent = SearchAgent(game=game)
+        assert (agent.simulations, agent.horizon, agent.width, agent.scale) == (
+            settings.simulations, settings.horizon, settings.width, settings.margin_scale)
+    with pytest.raises(InvalidConfigError, match="no search agent for game 'chess'; games with "
+                       f"one: {', '.join(GAMES)}"):
         SearchAgent(game="chess")
     assert np.isfinite(SearchAgent(game="alpujarras").scale)
+
+
+def test_a_game_without_search_settings_has_no_search_agent(monkeypatch):
+    """A spec with `search=None` has no search agent; the refusal names the games that have
+    one."""
+    import dataclasses
+
+    from huerta.envs.core import registry
+
+    plain = dataclasses.replace(get_game("finca"), search=None)
+    real = registry.get_game
+    monkeypatch.setattr(registry, "get_game",
+                        lambda name: plain if name == "finca" else real(name))
+    others = ", ".join(g for g in GAMES if g != "finca")
+    with pytest.raises(InvalidConfigError, match=f"no search agent for game 'finca'; games "
+                       f"with one: {others}$"):
+        make_agent("search", game="finca")
 
 
 def test_a_budget_spent_by_the_heuristic_leaves_its_choice(monkeypatch):

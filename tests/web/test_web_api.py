@@ -149,6 +149,8 @@ def test_a_finished_game_downloads_a_record_that_replays(client):
     final = replay(record)
     assert final.is_terminal and record.final_scores == final.scores()
     assert len(record.actions) == view["moves_total"] == view["step"]
+    # the seat lost to the variant's scripted opponent, whom its spec names (GameVariant.opponent)
+    assert not final.winners() and view["message"] == "Game over: Zara wins."
     # Zara has no seat: her score is a row the page adds to the scores table
     assert view["board"]["extra_scores"] == [["Zara", final.zara_score()]]
 
