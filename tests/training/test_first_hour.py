@@ -4,9 +4,12 @@ accepts without a warning, long commands that show progress, and one name for th
 from __future__ import annotations
 
 import datetime
+import fnmatch
+import importlib.util
 import io
 import warnings
 from pathlib import Path
+from unittest import mock
 
 import gymnasium
 import numpy as np
@@ -313,8 +316,26 @@ def test_the_ladder_file_ships_in_the_wheel():
     """The benchmark's reference ratings are package data: without them the ladder is empty."""
     tomllib = pytest.importorskip("tomllib")
     data = tomllib.loads((ROOT / "pyproject.toml").read_text())
-    assert "ladder.json" in data["tool"]["setuptools"]["package-data"]["huerta.training"]
+    package_data = data["tool"]["setuptools"]["package-data"]
+    patterns = package_data.get("huerta.training", []) + package_data.get("*", [])
+    assert any(fnmatch.fnmatch("ladder.json", pattern) for pattern in patterns)
     assert (ROOT / "training" / "ladder.json").is_file()
+
+
+def test_packaging_finds_every_game_package_by_itself():
+    """setup.py lists the packages by walking the folders, so a new game's package ships with
+    no line of packaging: every registered game's package, core, the agents, training and the
+    web page's folders are among them."""
+    spec = importlib.util.spec_from_file_location("huerta_setup", ROOT / "setup.py")
+    module = importlib.util.module_from_spec(spec)
+    with mock.patch("setuptools.setup"):  # (the module calls setup() when loaded)
+        spec.loader.exec_module(module)
+    packages = module.packages()
+    expected = {f"huerta.envs.{game.name}" for game in game_specs()} | {
+        "huerta.envs", "huerta.envs.core", "huerta.agents", "huerta.agents.heuristics",
+        "huerta.training", "huerta.web", "huerta.web.boards", "huerta.web.static"}
+    assert expected <= set(packages), sorted(expected - set(packages))
+    assert len(packages) == len(set(packages))
 
 
 def test_table_columns_fit_long_agent_names():
