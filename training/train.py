@@ -481,7 +481,6 @@ class _Callbacks:
                 if stop.signum is not None:
                     return False
                 if self.bar is not None:  # update() redraws at most every mininterval
-                    # (the last rollout may run past the target; the bar stops at it)
                     self.bar.update(min(self.num_timesteps, self.bar.total) - self.bar.n)
                 for info in self.locals.get("infos", []):
                     episode = info.get("episode")
@@ -497,7 +496,10 @@ class _Callbacks:
                 if steps >= self.next_eval:
                     self.next_eval += config.eval_every
                     self._evaluate()
-                return stop.signum is None
+                # the run stops at its target, not at the end of the rollout under way (whose
+                # steps short of an update are not learned from); the games step together, so
+                # the count moves `envs` at a time and may pass the target by less than that
+                return stop.signum is None and steps < total
 
             def checkpoint(self, kind: str) -> Path:
                 """Save a checkpoint of the weights as they are (call between updates)."""

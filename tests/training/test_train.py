@@ -51,12 +51,11 @@ def test_tiny_run_saves_evaluates_resumes_and_plays(game, players, tmp_path):
     from sb3_contrib import MaskablePPO
 
     first = MaskablePPO.load(str(run / "checkpoints" / "latest.zip"))
-    assert first.num_timesteps >= 300
+    assert first.num_timesteps == 300  # the target, not the end of the rollout under way
     # resume: continues from the saved step count up to the new total
     again = train(TrainConfig(game=game, steps=700, out=str(out), **TINY), resume=True)
     resumed = MaskablePPO.load(str(again / "checkpoints" / "latest.zip"))
-    assert resumed.num_timesteps >= 700
-    assert resumed.num_timesteps - first.num_timesteps < 700  # it did not start again from 0
+    assert resumed.num_timesteps == 700
 
     # the finished run plays as an agent
     agent = make_agent(f"ppo:{run}", game=saved["game"])
