@@ -32,7 +32,6 @@ REVEALED = 1 << (_PUBLIC0 + 1)  # the market cards drawn face up so far
 BLACK_MARKET = 1 << (_PUBLIC0 + 2)  # the workers at the Black Market
 SPACE0 = _PUBLIC0 + 3
 SPACE = tuple(1 << (SPACE0 + i) for i in range(C.NUM_SPACES))  # SPACE[i]: who is on board space i
-EVERY_SPACE = sum(SPACE)
 
 EVERYTHING = (1 << (SPACE0 + C.NUM_SPACES)) - 1
 
@@ -41,7 +40,6 @@ __all__ = [
     "EVERYTHING",
     "EVERY_SEAT_HOLDINGS",
     "EVERY_SEAT_WORKERS",
-    "EVERY_SPACE",
     "FARM",
     "GOODS",
     "HOLDINGS",
