@@ -41,7 +41,7 @@ from .flow import (
     pose,
     upkeep_due,
 )
-from .groups import BLACK_MARKET, FARM, HOLDINGS, HUT, MARKET, SPACE, WORKERS
+from .groups import BLACK_MARKET, FARM, HOLDINGS, HUT, MARKET, WORKERS
 from .ledger import gain, pay
 from .market import can_sell_to, complete_sale, inflation, sale_card
 
@@ -471,7 +471,8 @@ def _resolve_place(state: MiTierraState, p: int, action: int) -> None:
     state.occupied |= 1 << space
     state.place_counter += 1
     state.hut[p] -= 2 if pair else 1
-    state.touched |= SPACE[space] | (WORKERS[p] if action == _PLACE_LOWER_ROAD else HUT[p])
+    state.touched |= WORKERS[p] if action == _PLACE_LOWER_ROAD else HUT[p]
+    state.touched_spaces.append(space)
 
 
 def _resolve_upkeep(state: MiTierraState, p: int, action: int) -> None:
@@ -595,10 +596,11 @@ def _resolve_market_turn(state: MiTierraState, p: int, action: int) -> None:
         state.occupied &= ~(1 << space)
         if action == PASS:  # MIT-82: home, no more market turns this round
             state.hut[p] += 1
-            state.touched |= SPACE[space] | HUT[p]
+            state.touched |= HUT[p]
         else:  # MIT-88
             state.bm_workers.append(p)
-            state.touched |= SPACE[space] | BLACK_MARKET
+            state.touched |= BLACK_MARKET
+        state.touched_spaces.append(space)
         state.qpos += 1
         return
     state.sale_slot = action - EST_SLOT0 if action < CLOSE_SLOT0 else 4 + action - CLOSE_SLOT0

@@ -17,7 +17,7 @@ import numpy as np
 from . import components as C
 from .actions import STAGE_ZONE, Decision, Stage
 from .farm import add_animals, harvest_amount
-from .groups import EVERY_SEAT_HOLDINGS, EVERY_SEAT_WORKERS, HOLDINGS, HUT, MARKET, SPACE, WORKERS
+from .groups import EVERY_SEAT_HOLDINGS, EVERY_SEAT_WORKERS, HOLDINGS, HUT, MARKET, WORKERS
 from .ledger import gain, pay
 from .market import fill_slot, finish_reorder, peek
 
@@ -124,7 +124,8 @@ def finish_worker(state: MiTierraState) -> None:
     state.die_face = 0
     state.pending_tile = -1
     state.rerolling = False
-    state.touched |= SPACE[space] | HUT[owner]
+    state.touched |= HUT[owner]
+    state.touched_spaces.append(space)
 
 
 # --- phase 1: turn order --------------------------------------------------------------------------
@@ -157,7 +158,7 @@ def _run_turn_order(state: MiTierraState) -> None:
             state.space_owner[i] = -1
             state.space_seq[i] = -1
             state.occupied &= ~(1 << i)
-            state.touched |= SPACE[i]
+            state.touched_spaces.append(i)
     n = state.num_players
     state.studies_used = [False] * n
     state.retired = [False] * n

@@ -1,7 +1,8 @@
 """The parts of a Mi Tierra game an action can change, named as the rules name them, one bit each.
 
-The rules add to `state.touched` every part of the game they change (a seat's money, a board
-space, the market...), in these terms and nothing else; the observation (observation.py) alone
+The rules add to `state.touched` every part of the game they change (a seat's money, the
+market...), and to `state.touched_spaces` every board space they change, in these terms and
+nothing else; the observation (observation.py) alone
 reads the record, rewrites what it names and clears it. A record may name more than changed (the
 observation compares with what it last wrote); naming less is a bug that the property tests
 catch, because they compare the fast observation with the declared reference after every step.
@@ -30,10 +31,11 @@ _PUBLIC0 = SEAT_BITS * C.MAX_SEATS
 MARKET = 1 << _PUBLIC0  # the pile, the market and display slots, the round, events, end flags
 REVEALED = 1 << (_PUBLIC0 + 1)  # the market cards drawn face up so far
 BLACK_MARKET = 1 << (_PUBLIC0 + 2)  # the workers at the Black Market
-SPACE0 = _PUBLIC0 + 3
-SPACE = tuple(1 << (SPACE0 + i) for i in range(C.NUM_SPACES))  # SPACE[i]: who is on board space i
+EVERYTHING = (1 << (_PUBLIC0 + 3)) - 1
 
-EVERYTHING = (1 << (SPACE0 + C.NUM_SPACES)) - 1
+# The board spaces are named apart, by index, in `state.touched_spaces` (a space changes when a
+# worker is placed on it or leaves it, or its pair flag changes): with a bit each the record
+# would be a 72-bit number, on which every `|`, `&` and shift costs Python more than an append.
 
 __all__ = [
     "BLACK_MARKET",
@@ -51,7 +53,5 @@ __all__ = [
     "REVEALED",
     "SEAT_BITS",
     "SEEN",
-    "SPACE",
-    "SPACE0",
     "WORKERS",
 ]

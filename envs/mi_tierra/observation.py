@@ -8,8 +8,9 @@ a raw count v is stored as min(v * factor, 1), one rounding to float32, as the r
 
 Speed: nothing is rebuilt that did not change. The rules report what each action changed as the
 groups of groups.py (a seat's holdings, money, goods, workers, hut, farm or knowledge; the
-market, the cards drawn face up, the Black Market, each board space) in `state.touched`; this
-module alone reads that record, and clears it once the changes are written. One table holds every
+market, the cards drawn face up, the Black Market) in `state.touched`, and the board spaces it
+changed in `state.touched_spaces`; this module alone reads that record, and clears it once the
+changes are written. One table holds every
 observer's vector of everything but its player rows and the per-decision blocks. When the market
 changed, the public blocks are compared with what was last written and only what changed is
 rewritten, in every observer's row: the game block's field groups (the round, the pile counts,
@@ -65,8 +66,6 @@ _HUT_SEATS = {  # the seats whose HUT bits are set, by those bits
     for k in range(1, 1 << C.MAX_SEATS)
     for seats in [tuple(q for q in range(C.MAX_SEATS) if k >> q & 1)]}
 _SYNC_BITS = G.MARKET | G.REVEALED | G.BLACK_MARKET | ALL_KNOW  # what _sync consumes
-_SPACE0 = G.SPACE0  # touched >> _SPACE0: the board spaces' bits
-_BIT = tuple(1 << i for i in range(C.NUM_SPACES))
 
 if TYPE_CHECKING:
     from .state import MiTierraState
@@ -377,10 +376,27 @@ def _write_black_market(state: MiTierraState, views: list) -> None:
             row[_BM_BASE + k] = x if x < 1.0 else 1.0
 
 
+_LAST_CARD_AT = _OFF_REVEALED + C.NUM_MARKET_CARDS - 1  # where the last card id's flag lies
+
+
 def _write_revealed(state: MiTierraState, views: list) -> None:
-    """Every observer's `revealed` block: the market cards drawn face up so far."""
-    views[_V_TABLE][:, _OFF_REVEALED:_OFF_REVEALED + C.NUM_MARKET_CARDS] = np.frombuffer(
-        bytes(state.revealed), dtype=bool)
+    """Every observer's `revealed` block: the market cards drawn face up so far. Only the flags
+    that changed since the last write are written (mostly the one card just drawn): the bits
+    where the flags, read as one big-endian number, differ from those written."""
+    now = int.from_bytes(bytes(state.revealed))
+    new = now ^ views[_V_REVEALED]
+    if not new:
+        return
+    views[_V_REVEALED] = now
+    flat = views[_V_FLAT]
+    starts = _AT[state.num_players][0]
+    while new:  # flag k of the block is byte k of the number: bit 8 * (last - k)
+        bit = new.bit_length() - 1
+        new ^= 1 << bit
+        at = _LAST_CARD_AT - (bit >> 3)
+        x = 1.0 if now >> bit & 1 else 0.0
+        for r in starts:
+            flat[r + at] = x
 
 
 # --- the player rows ---------------------------------------------------------------------------
@@ -730,7 +746,13 @@ def _rotation(n: int, player: int) -> tuple[slice, ...]:
 _ROTATION = {n: [_rotation(n, p) for p in range(n)] for n in C.PLAYER_COUNTS}
 
 
-(_V_TABLE, _V_ROWS, _V_FLAT, _V_BOARD, _V_KNOWN, _V_SLOTS, _V_DISPLAY, _V_GAME) = range(8)
+# The views record's entries: the table (observers x OBS_SIZE), its rows, a flat memoryview of
+# it; the board as written (the flat view, each space's occupant and pair flag, and the index
+# tables for this player count); each observer's knowledge as written; the market and display
+# slots' cards as written; the game block's field groups as written; the revealed flags as
+# written, as one big-endian number.
+(_V_TABLE, _V_ROWS, _V_FLAT, _V_BOARD, _V_KNOWN, _V_SLOTS, _V_DISPLAY, _V_GAME,
+ _V_REVEALED) = range(9)
 
 
 def _build_views(state: MiTierraState) -> list:
@@ -738,10 +760,12 @@ def _build_views(state: MiTierraState) -> list:
     n = state.num_players
     table = np.zeros((n, OBS_SIZE), dtype=np.float32)
     # (what the zero table shows: empty market and display slots, no game facts yet)
-    views = [table, list(table), memoryview(table.reshape(-1)),
-             [list(state.space_owner), list(state.space_pair)],
+    flat = memoryview(table.reshape(-1))
+    views = [table, list(table), flat,
+             [flat, list(state.space_owner), list(state.space_pair), _OCCUPANT_AT[n],
+              _PAIR_FLAT[n]],
              [None] * n, [[-1] * len(state.est), [-1] * len(state.closing)],
-             [-1] * len(C.DEV_SLOTS), [-1, -1, -1, b"", -1, None]]
+             [-1] * len(C.DEV_SLOTS), [-1, -1, -1, b"", -1, None], 0]
     _refresh_public(state, views)
     _write_revealed(state, views)
     _board_full(state, views)
@@ -773,59 +797,52 @@ def _sync(state: MiTierraState, views: list, dirty: int) -> None:
 
 
 def _bring_up_to_date(state: MiTierraState) -> tuple[list, list]:
-    """Build, or update from the `dirty` groups, every observer's material and the player rows,
-    and clear the groups (those of seats beyond the player count, which the rules may name in
-    bulk, are dropped). The commonest changes, a worker placed on or taken off a board space and
-    a hut count, are written here; the rest by _sync and _players. Returns the material and the
+    """Build, or update from the rules' record (the groups in `state.touched`, the board spaces
+    in `state.touched_spaces`), every observer's material and the player rows, and clear the
+    record (groups of seats beyond the player count, which the rules may name in bulk, are
+    dropped). The commonest changes, a worker placed on or taken off a board space and a hut
+    count, are written here; the rest by _sync and _players. Returns the material and the
     player rows."""
     dirty = state.touched
     state.touched = 0
+    spaces = state.touched_spaces
     views = state._views
     entry = state._players
     if views is None or entry is None:
+        spaces.clear()
         _build_views(state)
         _build_players(state)
         return state._views, state._players
     n = state.num_players
-    spaces = dirty >> _SPACE0
-    if spaces:  # each changed space where its occupant or pair flag differs from the last one
-        flat = views[_V_FLAT]
-        occupant_at = _OCCUPANT_AT[n]
-        seen_owner, seen_pair = views[_V_BOARD]
+    if spaces:  # each changed space: its occupant, and its pair flag if changed
+        flat, seen_owner, seen_pair, occupant_at, pair_at = views[_V_BOARD]
         owner = state.space_owner
         pair = state.space_pair
-        while spaces:
-            i = spaces.bit_length() - 1
-            spaces ^= _BIT[i]
-            old = seen_owner[i]
-            new = owner[i]
-            if old != new:
-                seen_owner[i] = new
-                at = occupant_at[i]
-                for k in at[old]:  # (at[-1]: nobody, no index)
-                    flat[k] = 0.0
-                for k in at[new]:
-                    flat[k] = 1.0
+        for i in spaces:
+            at = occupant_at[i]
+            for k in at[seen_owner[i]]:  # (at[-1]: nobody, no index)
+                flat[k] = 0.0
+            new = seen_owner[i] = owner[i]
+            for k in at[new]:
+                flat[k] = 1.0
             v = pair[i]
             if v != seen_pair[i]:
                 seen_pair[i] = v
                 value = 1.0 if v else 0.0
-                for k in _PAIR_FLAT[n][i]:
+                for k in pair_at[i]:
                     flat[k] = value
-    if dirty & _SYNC_BITS:  # (this mask and those below leave the spaces' bits out)
+        spaces.clear()
+    if dirty & _SYNC_BITS:
         _sync(state, views, dirty)
     huts = dirty & _HUT_BITS[n]
-    if huts:  # each changed hut, where it differs from its snapshot
+    if huts:  # each seat's hut count named
         out = entry[3]
         snaps = entry[2]
         hut = state.hut
         for q in _HUT_SEATS[huts]:
-            seen = snaps[q][0]
-            v = hut[q]
-            if seen[1] != v:
-                seen[1] = v
-                x = v * _S_HUT
-                out[q * PLAYER_BLOCK + _AT_HUT] = x if x < 1.0 else 1.0
+            v = snaps[q][0][1] = hut[q]
+            x = v * _S_HUT
+            out[q * PLAYER_BLOCK + _AT_HUT] = x if x < 1.0 else 1.0
     rows = dirty & _ROW_BITS[n]
     if rows:  # (the clock, which the ranks follow, only moves with MONEY)
         _players(state, entry, rows)
@@ -838,7 +855,7 @@ def observe(state: MiTierraState, player: int, out: np.ndarray | None = None) ->
     views = state._views
     entry = state._players
     # one test for "nothing changed" (the clock only moves with MONEY: see ledger.py)
-    if state.touched or views is None or entry is None:
+    if state.touched or state.touched_spaces or views is None or entry is None:
         views, entry = _bring_up_to_date(state)
     if out is None:
         out = views[_V_ROWS][player].copy()
