@@ -1,11 +1,12 @@
-"""The parts of a Mi Tierra game an action can change, named as the rules name them, one bit each.
+"""The parts of a Mi Tierra game an action can change, named as the rules name them.
 
 The rules add to `state.touched` every part of the game they change (a seat's money, the
-market...), and to `state.touched_spaces` every board space they change, in these terms and
-nothing else; the observation (observation.py) alone
-reads the record, rewrites what it names and clears it. A record may name more than changed (the
-observation compares with what it last wrote); naming less is a bug that the property tests
-catch, because they compare the fast observation with the declared reference after every step.
+market...: one bit each), to `state.touched_spaces` every board space they change and to
+`state.touched_cards` every market card they draw face up, in these terms and nothing else; the
+observation (observation.py) alone reads the record, rewrites what it names and clears it. A
+record may name more than changed (the observation compares with what it last wrote); naming
+less is a bug that the property tests catch, because they compare the fast observation with the
+declared reference after every step.
 """
 
 from __future__ import annotations
@@ -29,13 +30,13 @@ EVERY_SEAT_HOLDINGS = sum(HOLDINGS)
 # The public parts, above the seats' bits.
 _PUBLIC0 = SEAT_BITS * C.MAX_SEATS
 MARKET = 1 << _PUBLIC0  # the pile, the market and display slots, the round, events, end flags
-REVEALED = 1 << (_PUBLIC0 + 1)  # the market cards drawn face up so far
-BLACK_MARKET = 1 << (_PUBLIC0 + 2)  # the workers at the Black Market
-EVERYTHING = (1 << (_PUBLIC0 + 3)) - 1
+BLACK_MARKET = 1 << (_PUBLIC0 + 1)  # the workers at the Black Market
+EVERYTHING = (1 << (_PUBLIC0 + 2)) - 1
 
-# The board spaces are named apart, by index, in `state.touched_spaces` (a space changes when a
-# worker is placed on it or leaves it, or its pair flag changes): with a bit each the record
-# would be a 72-bit number, on which every `|`, `&` and shift costs Python more than an append.
+# Named apart, by index: the board spaces changed, in `state.touched_spaces` (a worker placed on
+# one or leaving it, its pair flag), and the market cards drawn face up, in `state.touched_cards`.
+# With a bit each the record would be a number of over 100 bits, on which every `|`, `&` and
+# shift costs Python more than an append.
 
 __all__ = [
     "BLACK_MARKET",
@@ -50,7 +51,6 @@ __all__ = [
     "MARKET",
     "MONEY",
     "PEEKS",
-    "REVEALED",
     "SEAT_BITS",
     "SEEN",
     "WORKERS",

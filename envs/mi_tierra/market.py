@@ -13,7 +13,7 @@ import numpy as np
 
 from . import components as C
 from .farm import change_good, remove_animals
-from .groups import MARKET, REVEALED, SEEN
+from .groups import MARKET, SEEN
 from .ledger import gain
 
 if TYPE_CHECKING:
@@ -32,7 +32,8 @@ def draw(state: MiTierraState) -> int:
         return -1
     card = pile.pop()
     state.revealed[card] = True
-    touched = MARKET | REVEALED
+    state.touched_cards.append(card)
+    touched = MARKET
     for q, known in enumerate(state.known):
         if known:
             known.pop(0)  # the drawn card was the first one this player knew

@@ -65,7 +65,7 @@ _HUT_SEATS = {  # the seats whose HUT bits are set, by those bits
     sum(HUT[q] for q in seats): seats
     for k in range(1, 1 << C.MAX_SEATS)
     for seats in [tuple(q for q in range(C.MAX_SEATS) if k >> q & 1)]}
-_SYNC_BITS = G.MARKET | G.REVEALED | G.BLACK_MARKET | ALL_KNOW  # what _sync consumes
+_SYNC_BITS = G.MARKET | G.BLACK_MARKET | ALL_KNOW  # what _sync consumes
 
 if TYPE_CHECKING:
     from .state import MiTierraState
@@ -274,7 +274,7 @@ def _write_game(state: MiTierraState, views: list) -> None:
 def _refresh_public(state: MiTierraState, views: list) -> None:
     """Rewrite the public blocks that changed for every observer at once: the game block, then
     each market slot and display slot whose card changed (a row copied from a table into every
-    observer's row; the revealed cards are written the moment they are drawn: show_revealed)."""
+    observer's row; the cards drawn face up are written by _show_drawn)."""
     _write_game(state, views)
     flat = views[_V_FLAT]
     starts = _AT[state.num_players][0]
@@ -376,27 +376,21 @@ def _write_black_market(state: MiTierraState, views: list) -> None:
             row[_BM_BASE + k] = x if x < 1.0 else 1.0
 
 
-_LAST_CARD_AT = _OFF_REVEALED + C.NUM_MARKET_CARDS - 1  # where the last card id's flag lies
-
-
 def _write_revealed(state: MiTierraState, views: list) -> None:
-    """Every observer's `revealed` block: the market cards drawn face up so far. Only the flags
-    that changed since the last write are written (mostly the one card just drawn): the bits
-    where the flags, read as one big-endian number, differ from those written."""
-    now = int.from_bytes(bytes(state.revealed))
-    new = now ^ views[_V_REVEALED]
-    if not new:
-        return
-    views[_V_REVEALED] = now
+    """Every observer's `revealed` block: the market cards drawn face up so far."""
+    views[_V_TABLE][:, _OFF_REVEALED:_OFF_REVEALED + C.NUM_MARKET_CARDS] = np.frombuffer(
+        bytes(state.revealed), dtype=bool)
+
+
+def _show_drawn(state: MiTierraState, views: list, cards: list) -> None:
+    """The market `cards` just drawn face up, written into every observer's `revealed` block."""
     flat = views[_V_FLAT]
     starts = _AT[state.num_players][0]
-    while new:  # flag k of the block is byte k of the number: bit 8 * (last - k)
-        bit = new.bit_length() - 1
-        new ^= 1 << bit
-        at = _LAST_CARD_AT - (bit >> 3)
-        x = 1.0 if now >> bit & 1 else 0.0
+    for card in cards:
+        at = _OFF_REVEALED + card
         for r in starts:
-            flat[r + at] = x
+            flat[r + at] = 1.0
+    cards.clear()
 
 
 # --- the player rows ---------------------------------------------------------------------------
@@ -749,10 +743,8 @@ _ROTATION = {n: [_rotation(n, p) for p in range(n)] for n in C.PLAYER_COUNTS}
 # The views record's entries: the table (observers x OBS_SIZE), its rows, a flat memoryview of
 # it; the board as written (the flat view, each space's occupant and pair flag, and the index
 # tables for this player count); each observer's knowledge as written; the market and display
-# slots' cards as written; the game block's field groups as written; the revealed flags as
-# written, as one big-endian number.
-(_V_TABLE, _V_ROWS, _V_FLAT, _V_BOARD, _V_KNOWN, _V_SLOTS, _V_DISPLAY, _V_GAME,
- _V_REVEALED) = range(9)
+# slots' cards as written; the game block's field groups as written.
+(_V_TABLE, _V_ROWS, _V_FLAT, _V_BOARD, _V_KNOWN, _V_SLOTS, _V_DISPLAY, _V_GAME) = range(8)
 
 
 def _build_views(state: MiTierraState) -> list:
@@ -765,7 +757,7 @@ def _build_views(state: MiTierraState) -> list:
              [flat, list(state.space_owner), list(state.space_pair), _OCCUPANT_AT[n],
               _PAIR_FLAT[n]],
              [None] * n, [[-1] * len(state.est), [-1] * len(state.closing)],
-             [-1] * len(C.DEV_SLOTS), [-1, -1, -1, b"", -1, None], 0]
+             [-1] * len(C.DEV_SLOTS), [-1, -1, -1, b"", -1, None]]
     _refresh_public(state, views)
     _write_revealed(state, views)
     _board_full(state, views)
@@ -782,8 +774,6 @@ def _sync(state: MiTierraState, views: list, dirty: int) -> None:
     groups: the market, the cards drawn face up, the Black Market, each seat's knowledge."""
     if dirty & G.MARKET:
         _refresh_public(state, views)
-    if dirty & G.REVEALED:
-        _write_revealed(state, views)
     if dirty & G.BLACK_MARKET:
         _write_black_market(state, views)
     if dirty & ALL_KNOW:
@@ -810,6 +800,7 @@ def _bring_up_to_date(state: MiTierraState) -> tuple[list, list]:
     entry = state._players
     if views is None or entry is None:
         spaces.clear()
+        state.touched_cards.clear()
         _build_views(state)
         _build_players(state)
         return state._views, state._players
@@ -832,6 +823,8 @@ def _bring_up_to_date(state: MiTierraState) -> tuple[list, list]:
                 for k in pair_at[i]:
                     flat[k] = value
         spaces.clear()
+    if state.touched_cards:
+        _show_drawn(state, views, state.touched_cards)
     if dirty & _SYNC_BITS:
         _sync(state, views, dirty)
     huts = dirty & _HUT_BITS[n]
@@ -855,7 +848,8 @@ def observe(state: MiTierraState, player: int, out: np.ndarray | None = None) ->
     views = state._views
     entry = state._players
     # one test for "nothing changed" (the clock only moves with MONEY: see ledger.py)
-    if state.touched or state.touched_spaces or views is None or entry is None:
+    if (state.touched or state.touched_spaces or state.touched_cards or views is None
+            or entry is None):
         views, entry = _bring_up_to_date(state)
     if out is None:
         out = views[_V_ROWS][player].copy()

@@ -81,7 +81,7 @@ FIELDS = StateFields(
     # observation parts are updated in place, so a clone builds its own (_clone_caches)
     shared=("options", "occupied", "_mask", "_mask8", "_mask_options"),  # never modified in place
     copied=("_cells_cache",),  # entries are never modified: safe to share
-    own=("is_terminal", "touched", "touched_spaces", "_views", "_players"),
+    own=("is_terminal", "touched", "touched_spaces", "touched_cards", "_views", "_players"),
 )
 
 
@@ -108,11 +108,12 @@ class MiTierraState(SlottedState):
         self.occupied = 0  # bit i set when board space i holds a worker (from space_owner)
         self._cells_cache: list = [None] * C.MAX_SEATS
         # what the rules changed since the observation last looked (groups.py; observation.py
-        # reads and clears it): the groups, and the board spaces by index; and the
+        # reads and clears it): the groups, the board spaces and the cards drawn by index; the
         # observation's parts (not serialised): `_views` (every observer's vector but the
         # player rows) and `_players` (the player rows), updated in place
         self.touched = EVERYTHING
         self.touched_spaces: list[int] = []
+        self.touched_cards: list[int] = []
         self._views = None
         self._players = None
         self.rng: np.random.Generator = None  # set by new_game, from_dict and clone
@@ -129,6 +130,7 @@ class MiTierraState(SlottedState):
         self._mask_options = None
         self.touched = EVERYTHING
         self.touched_spaces = []
+        self.touched_cards = []
         self._views = None
         self._players = None
 
@@ -222,6 +224,7 @@ class MiTierraState(SlottedState):
         new.is_terminal = self.terminal
         new.touched = EVERYTHING
         new.touched_spaces = []
+        new.touched_cards = []
         new._views = None
         new._players = None
 
