@@ -8,23 +8,23 @@ a raw count v is stored as min(v * factor, 1), one rounding to float32, as the r
 
 Speed: nothing is rebuilt that did not change. The rules report what each action changed as the
 groups of groups.py (a seat's holdings, money, goods, workers, hut, farm or knowledge; the
-market, the cards drawn face up, the Black Market) in `state.touched`, and the board spaces it
-changed in `state.touched_spaces`; this module alone reads that record, and clears it once the
-changes are written. One table holds every
-observer's vector of everything but its player rows and the per-decision blocks. When the market
-changed, the public blocks are compared with what was last written and only what changed is
-rewritten, in every observer's row: the game block's field groups (the round, the pile counts,
-the top positions' deck letters, the development deck; the whole block when an end flag or an
-event changed), a market or display slot whose card changed (one row copied from a table built
-from the declaration). A changed board space is compared with its last written occupant and pair
-flag; the Black Market, the cards drawn face up and a seat's knowledge are rewritten when
-changed. The player rows are kept once, in seat order, with a snapshot of the values they were
-written from: only the changed groups' fields that differ from the snapshot are rewritten, one by
-one; the money-stamp ranks when `clock` moved. A call makes one test for "nothing changed",
-copies the observer's vector and its player rows, rotated, and writes the few values of the
-current decision. Scalar writes and row copies go through memoryviews of the arrays (about half
-the cost of numpy's item and slice assignment). These arrays are updated in place: a clone builds
-its own.
+market, the Black Market) in `state.touched`, and the board spaces and market cards it changed,
+by index, in `state.touched_spaces` and `state.touched_cards`; this module alone reads that
+record, and clears it once the changes are written. One table holds every observer's vector
+of everything but its player rows and the per-decision blocks. When the market changed, the
+public blocks are compared with what was last written and only what changed is rewritten, in
+every observer's row: the game block's field groups (the round, the pile counts, the top
+positions' deck letters, the development deck; the whole block when an end flag or an event
+changed), a market or display slot whose card changed (one row copied from a table built from
+the declaration). A named board space gets its occupant rewritten (and its pair flag, where it
+differs from the last one written); a card drawn, its flag; the Black Market and a seat's
+knowledge are rewritten when changed. The player rows are kept once, in seat order, with a
+snapshot of the values they were written from: only the changed groups' fields that differ from
+the snapshot are rewritten, one by one; the money-stamp ranks when `clock` moved. A call makes
+one test for "nothing changed", copies the observer's vector and its player rows, rotated, and
+writes the few values of the current decision. Scalar writes and row copies go through
+memoryviews of the arrays (about half the cost of numpy's item and slice assignment). These
+arrays are updated in place: a clone builds its own.
 tests/mi_tierra/test_mt_properties.py compares the result with `SPEC.reference` after every step.
 """
 
@@ -771,7 +771,7 @@ def _build_views(state: MiTierraState) -> list:
 
 def _sync(state: MiTierraState, views: list, dirty: int) -> None:
     """Bring every observer's material but the board up to date in place from the `dirty`
-    groups: the market, the cards drawn face up, the Black Market, each seat's knowledge."""
+    groups: the market, the Black Market, each seat's knowledge."""
     if dirty & G.MARKET:
         _refresh_public(state, views)
     if dirty & G.BLACK_MARKET:
@@ -788,11 +788,11 @@ def _sync(state: MiTierraState, views: list, dirty: int) -> None:
 
 def _bring_up_to_date(state: MiTierraState) -> tuple[list, list]:
     """Build, or update from the rules' record (the groups in `state.touched`, the board spaces
-    in `state.touched_spaces`), every observer's material and the player rows, and clear the
-    record (groups of seats beyond the player count, which the rules may name in bulk, are
-    dropped). The commonest changes, a worker placed on or taken off a board space and a hut
-    count, are written here; the rest by _sync and _players. Returns the material and the
-    player rows."""
+    in `state.touched_spaces`, the cards drawn in `state.touched_cards`), every observer's
+    material and the player rows, and clear the record (groups of seats beyond the player count,
+    which the rules may name in bulk, are dropped). The commonest changes, a worker placed on or
+    taken off a board space and a hut count, are written here; the rest by _show_drawn, _sync
+    and _players. Returns the material and the player rows."""
     dirty = state.touched
     state.touched = 0
     spaces = state.touched_spaces
