@@ -5,7 +5,8 @@ Each simulation samples a full state consistent with what the player knows
 (`view.determinize`), plays the candidate action, lets the game's heuristic finish this turn and
 play every seat for `horizon` more turns of this player, and scores the position it reaches:
 a finished game by its result, an unfinished one by the heuristic's own position value for each
-seat, turned into a win chance by a logistic of this player's margin over the best other seat.
+seat, turned into a win chance by a logistic of this player's margin over the best other seat
+(in a solo game, by the heuristic module's `solo_value`, the log of the chance of winning).
 Candidates are compared on the same sampled states (paired simulations, which cancel most of the
 luck) by sequential halving (Karnin et al., 2013): every round plays each surviving candidate on
 a fresh set of states and keeps the better half, until one is left or the time is spent. The
@@ -38,6 +39,7 @@ from .heuristics import heuristic_module, make_heuristic
 from .mcts import resolve_chance
 
 Evaluator = Callable[[GameState, int], float]
+SoloEvaluator = Callable[[GameState], float]
 
 MAX_SECONDS = 0.9  # the cap on one decision; the last simulation may run a little over
 
@@ -52,6 +54,12 @@ def _evaluator(game: str) -> Evaluator:
             f"no search agent for game {game!r}: its heuristic has no position_value"
         )
     return value
+
+
+def _solo_evaluator(game: str) -> SoloEvaluator | None:
+    """The heuristic's log win chance of a solo position: `solo_value` of the module of the
+    game's heuristic, or None for a game without a solo variant's value."""
+    return getattr(heuristic_module(game), "solo_value", None)
 
 
 def search_settings(game: str) -> SearchSettings:
@@ -118,6 +126,7 @@ class SearchAgent(Agent):
             raise InvalidConfigError(f"search width must be at least 2, got {width}")
         self.width = int(width)
         self.value = _evaluator(game)
+        self.solo_value = _solo_evaluator(game)
         self.scale = settings.margin_scale
         self.base = make_heuristic(game, seed=seed)
         self.last_step = -2  # the game step of this agent's previous decision
@@ -237,9 +246,11 @@ class SearchAgent(Agent):
         if state.num_players == 1:  # the solo game: beat Zara
             if state.is_terminal:
                 return 1.0 if state.winners() else 0.0
-            from .heuristics.alpujarras import solo_value
-
-            return math.exp(min(0.0, solo_value(state)))  # its value is a log-chance
+            if self.solo_value is None:
+                raise InvalidConfigError(
+                    f"no search agent for the solo game of {self.game!r}: its heuristic has no "
+                    "solo_value")
+            return math.exp(min(0.0, self.solo_value(state)))  # its value is a log-chance
         if state.is_terminal:
             keys = state.ranking_keys()
             best_other = max(k for p, k in enumerate(keys) if p != me)

@@ -33,8 +33,9 @@ HEURISTICS: dict[str, Callable[..., Agent]] = {
 
 
 def heuristic_module(game: str):
-    """The module of `game`'s heuristic (its `position_value` serves the search agent); a game
-    without one raises naming the games that have one."""
+    """The module of `game`'s heuristic (its `position_value`, and `solo_value` where the game
+    has a solo variant, serve the search agent); a game without one raises naming the games that
+    have one."""
     check_heuristic_game(game)
     return load_attribute(get_game(game).heuristic.partition(":")[0])
 

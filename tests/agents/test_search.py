@@ -187,3 +187,19 @@ def test_a_budget_spent_by_the_heuristic_leaves_its_choice(monkeypatch):
     record = play_game("finca", [agent, plain], seed=5, max_steps=60)[0]
     assert record.actions, "the game was played"
     assert agent.last_stats["simulations"] == 0
+
+
+def test_the_solo_game_is_judged_by_the_heuristic_modules_solo_value(monkeypatch):
+    """A solo simulation scores its position by the game's heuristic module's `solo_value` (a
+    log win chance), not by a game named in the search agent; without one it is refused."""
+    from huerta.agents import heuristics
+
+    agent = SearchAgent(seed=1, game="alpujarras", simulations=4)
+    state = get_game("alpujarras").new_game(1, seed=2)
+    assert agent._win_chance(state, 0) == pytest.approx(
+        np.exp(min(0.0, heuristics.heuristic_module("alpujarras").solo_value(state))))
+    agent.solo_value = lambda s: np.log(0.25)
+    assert agent._win_chance(state, 0) == pytest.approx(0.25)
+    agent.solo_value = None
+    with pytest.raises(InvalidConfigError, match="solo_value"):
+        agent._win_chance(state, 0)
