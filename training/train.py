@@ -94,9 +94,9 @@ class TrainConfig:
     shaping: float = 0.02
     # self-play
     snapshot_every: int = 100_000
-    pool_weights: dict[str, float] = field(
-        default_factory=lambda: asdict(PoolWeights())
-    )
+    # opponent kinds' weights; None or kinds left out: the game's (GameSpec.training_pool),
+    # else PoolWeights' defaults
+    pool_weights: dict[str, float] | None = None
     # bookkeeping
     checkpoint_every: int = 100_000
     checkpoint_minutes: float = 5.0  # wall time between checkpoints at most (plus one update)
@@ -164,7 +164,10 @@ class TrainConfig:
                 or not all(_is_int(n) and n >= 1 for n in self.net_arch)):
             _refuse("net_arch", self.net_arch, "a non-empty list of layer sizes (integers >= 1)")
         self.net_arch = [int(n) for n in self.net_arch]
-        self.pool_weights = _checked_weights(self.pool_weights)
+        weights = {} if self.pool_weights is None else self.pool_weights
+        if isinstance(weights, dict):  # (anything else is refused below, named)
+            weights = {**asdict(PoolWeights()), **spec.training_pool, **weights}
+        self.pool_weights = _checked_weights(weights)
         self._check_game_options(spec)
         return self
 

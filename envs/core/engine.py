@@ -162,9 +162,10 @@ class GameSpec:
     Besides the engine's facts, a spec holds every per-game fact the rest of the project lists
     games by, so a new game is its own package plus one line of `huerta.envs.core.registry`:
     its Gymnasium id and variants, its PettingZoo entry module, its specification document and
-    clause ids, the web page's board module, the dotted path of its heuristic agent and the search
-    agent's settings. Paths of modules outside `huerta.envs` are strings (`module:attribute`),
-    resolved where they are used, so the engine imports no agent and no web code.
+    clause ids, the web page's board module, the dotted path of its heuristic agent, the search
+    agent's settings and its self-play opponent weights. Paths of modules outside `huerta.envs`
+    are strings (`module:attribute`), resolved where they are used, so the engine imports no
+    agent and no web code.
     """
 
     name: str
@@ -199,6 +200,10 @@ class GameSpec:
     # the search agent's settings (`huerta.agents.search`), chosen by the measurements in the
     # README; None: the game has no search agent
     search: SearchSettings | None = None
+    # self-play opponent-pool weights (`huerta train`, kind -> weight) where the game's differ
+    # from the library's (`huerta.training.selfplay.PoolWeights`), chosen by the measurements
+    # in the README
+    training_pool: Mapping[str, float] = field(default_factory=dict)
     # player count -> seed of the checked-in golden playthrough (tests/golden)
     golden_seeds: Mapping[int, int] = field(default_factory=dict)
 

@@ -303,3 +303,21 @@ def test_damaged_pool_snapshot_is_named_and_left_out(reference, tmp_path):
         kinds = {opponents.draw(rng)[0] for _ in range(20)}
     assert kinds == {"snapshot:snapshot_000000000"}
     assert [p.name for p in opponents.snapshots()] == ["snapshot_000000000.zip"]
+
+
+def test_pool_weights_default_to_the_games_own():
+    """A run's opponent weights: PoolWeights' defaults, with the game's (GameSpec.training_pool)
+    over them, and the kinds a config names over both; config.json keeps the full table."""
+    from dataclasses import asdict
+
+    from huerta.envs.core.registry import get_game
+    from huerta.training.selfplay import PoolWeights
+
+    library = asdict(PoolWeights())
+    assert TrainConfig(game="finca").check().pool_weights == library
+    alpujarras = get_game("alpujarras").training_pool
+    assert alpujarras and set(alpujarras) <= set(library)
+    assert TrainConfig(game="alpujarras").check().pool_weights == {**library, **alpujarras}
+    named = TrainConfig(game="alpujarras", pool_weights={"heuristic": 0.5}).check()
+    assert named.pool_weights == {**library, **alpujarras, "heuristic": 0.5}
+    assert TrainConfig(**asdict(named)).check().pool_weights == named.pool_weights  # resume
