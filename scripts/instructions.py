@@ -30,7 +30,9 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("envs", "agents", "training", "web")  # the folders that make up `huerta`
 
 # The game loop that runs under callgrind: `env()` mode is the benchmark's AEC loop, `engine`
-# mode its bare-engine loop; the picks depend on the masks only, so equal rules play equal games.
+# mode its bare-engine loop (training/bench.py's, written out here rather than imported, so that
+# both versions run the same harness); the picks depend on the masks only, so equal rules play
+# equal games.
 PLAY = r'''
 import random, sys
 game, engine = sys.argv[1], sys.argv[5] == "1"

@@ -189,7 +189,7 @@ def test_a_budget_spent_by_the_heuristic_leaves_its_choice(monkeypatch):
     assert agent.last_stats["simulations"] == 0
 
 
-def test_the_solo_game_is_judged_by_the_heuristic_modules_solo_value(monkeypatch):
+def test_the_solo_game_is_judged_by_the_heuristic_modules_solo_value():
     """A solo simulation scores its position by the game's heuristic module's `solo_value` (a
     log win chance), not by a game named in the search agent; without one it is refused."""
     from huerta.agents import heuristics
