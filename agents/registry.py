@@ -32,6 +32,8 @@ AGENT_USAGE: dict[str, str] = {
     "mcts:BUDGET:ROLLOUT with ROLLOUT random or heuristic",
     "search": "search, search:SIMULATIONS (e.g. search:48; 1-100,000) or search:SECONDSs (e.g. "
     "search:0.5s; a time budget per decision above 0 up to 1 s)",
+    "learned": "learned (the policy shipped for the game played) or learned:PATH, PATH a policy "
+    "file written by `huerta export` or a run folder holding best_policy.npz",
     "ppo": "ppo:PATH, PATH a MaskablePPO .zip or a run folder holding best_model.zip",
     "human": "human (takes no argument)",
     "rllib": "rllib:PATH, PATH a run folder of `huerta train --backend rllib` (its best_policy), "
@@ -196,6 +198,17 @@ def check_ppo_file(path: Path, game: str | None = None) -> None:
         )
 
 
+def _check_learned(game: str | None, arg: str | None) -> None:
+    """`learned[:PATH]`: the policy file exists, reads as a policy and fits `game`."""
+    from .learned import learned_policy_path, load_policy
+
+    if game is None and arg is None:
+        return
+    network = load_policy(learned_policy_path(game or "", arg, 2))
+    if game is not None:
+        network.check_game(game)
+
+
 def _check_ppo(game: str | None, arg: str | None) -> None:
     check_ppo_file(ppo_model_path(arg), game)
 
@@ -228,6 +241,12 @@ def _search(game: str, seed: int | None, arg: str | None) -> Agent:
     return SearchAgent(seed=seed, game=game, **search_options(arg))
 
 
+def _learned(game: str, seed: int | None, arg: str | None) -> Agent:
+    from .learned import LearnedAgent
+
+    return LearnedAgent(seed=seed, game=game, path=arg)
+
+
 def _ppo(game: str, seed: int | None, arg: str | None) -> Agent:
     from .ppo import PPOAgent
 
@@ -251,6 +270,7 @@ AGENT_FACTORIES: dict[str, Callable[..., Agent]] = {
     "heuristic": _heuristic,
     "mcts": _mcts,
     "search": _search,
+    "learned": _learned,
     "ppo": _ppo,
     "human": _human,
     "rllib": _rllib,  # last: the valid codes are listed in this order
@@ -261,6 +281,7 @@ AGENT_CHECKS: dict[str, Callable[[str | None, str | None], None]] = {
     "heuristic": _check_heuristic,
     "mcts": _check_mcts,
     "search": _check_search,
+    "learned": _check_learned,
     "ppo": _check_ppo,
     "human": lambda game, arg: _no_argument("human", game, arg),
     "rllib": _check_rllib,
@@ -286,7 +307,8 @@ def make_agent(code: str, game: str = "finca", seed: int | None = None) -> Agent
 
     Codes: `random`, `heuristic`, `mcts` / `mcts:400` / `mcts:1.5s` / `mcts:400:heuristic`
     (budget in iterations or seconds, rollout policy), `search` / `search:48` / `search:0.5s`
-    (heuristic rollouts; simulations or seconds per decision), `ppo:PATH` (a trained MaskablePPO
+    (heuristic rollouts; simulations or seconds per decision), `learned` / `learned:PATH` (the
+    shipped trained policy of the game, or an exported one), `ppo:PATH` (a trained MaskablePPO
     model), `rllib:PATH` (a policy trained on RLlib), `human` (asks on the terminal).
     """
     name, arg = split_code(code)

@@ -549,8 +549,7 @@ def _train(args: argparse.Namespace) -> int:
     game = game_label(config.game, config.players)
     players = "" if game != config.game else f" --players {config.players}"
     print(f"run folder: {run}")
-    print(f"play it: huerta tournament {game}{players} "
-          f"--agents ppo:{run / 'best_model.zip'},random")
+    print(f"play it: huerta tournament {game}{players} --agents learned:{run},random")
     return 0
 
 
@@ -599,6 +598,15 @@ def _train_rllib(args: argparse.Namespace) -> int:
     players = "" if game != config.game else f" --players {config.players}"
     print(f"run folder: {run}")
     print(f"play it: huerta tournament {game}{players} --agents rllib:{run},random")
+    return 0
+
+
+def _export(args: argparse.Namespace) -> int:
+    from .export import export_policy
+
+    out = export_policy(args.run, args.out, dtype="float32" if args.float32 else "float16")
+    print(f"wrote {out} ({out.stat().st_size / 1e6:.2f} MB); play it: "
+          f"huerta tournament GAME --agents learned:{out},heuristic")
     return 0
 
 
@@ -862,6 +870,20 @@ def build_parser() -> argparse.ArgumentParser:
     main_job.add_argument("--workers", type=WORKERS, default=2)
     main_job.add_argument("--out", default="runs/main")
     main_job.set_defaults(func=_main_job)
+
+    export = sub.add_parser(
+        "export", help="write a trained policy as a small numpy file (agent code learned:PATH)",
+        description="Write the policy of a training run's best model (or of a MaskablePPO .zip) "
+        "as an .npz of its layers, with what it was trained for and how: a few MB, played by "
+        "the agent code learned:PATH without torch. `huerta train` writes best_policy.npz "
+        "into each run folder itself.",
+    )
+    export.add_argument("run", help="a run folder (its best_model.zip) or a MaskablePPO .zip")
+    export.add_argument("--out", default=None,
+                        help="file to write (default: best_policy.npz beside the model)")
+    export.add_argument("--float32", action="store_true",
+                        help="store float32 weights (default float16: half the size)")
+    export.set_defaults(func=_export)
 
     replay = sub.add_parser(
         "replay", help="print a recorded game step by step",

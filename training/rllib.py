@@ -288,6 +288,7 @@ class RLlibTrainConfig(TrainConfig):
     """
 
     backend: str = "rllib"
+    shared_layers: int = 0  # RLlib's default modules: separate policy and value networks
     env_runners: int = 0
     snapshot_win_rate: float | None = None
     snapshot_min_episodes: int = 50
@@ -297,6 +298,9 @@ class RLlibTrainConfig(TrainConfig):
         super().check()
         if self.backend != "rllib":
             _refuse("backend", self.backend, '"rllib" (this is the RLlib trainer\'s settings)')
+        if self.shared_layers != 0:
+            _refuse("shared_layers", self.shared_layers,
+                    "0 with the RLlib backend (its modules keep separate networks)")
         self.env_runners = _checked_int("env_runners", self.env_runners, 0, 4096)
         if self.env_runners == 0:
             self.env_runners = max(1, os.cpu_count() or 1)

@@ -14,6 +14,8 @@ A run folder holds everything needed to trust and resume it:
                          one row per evaluated step count, with its local time (ISO 8601)
     best_model.zip       the best evaluated model (by win rate against the heuristic, then
                          against random); final_model.zip at the end
+    best_policy.npz      the best model's policy as numpy arrays (`huerta export`), played by
+                         the agent code `learned:RUN`
     learning_curve.png   evaluation win rates over training steps
 
 Nothing is lost to a crash or a signal: every file is written under a temporary name in its own
@@ -88,6 +90,9 @@ class TrainConfig:
     ent_coef: float = 0.01
     vf_coef: float = 0.5
     net_arch: list[int] = field(default_factory=lambda: [256, 256])
+    # the first `shared_layers` layers of net_arch are one trunk for the policy and the value
+    # (`networks.SharedTrunk`), the rest two heads; 0: two separate networks (SB3's MlpPolicy)
+    shared_layers: int = 1
     game_options: dict[str, Any] = field(default_factory=dict)  # e.g. {"double_turns": 3}
     # rewards
     reward: str = "win_loss"
@@ -164,6 +169,8 @@ class TrainConfig:
                 or not all(_is_int(n) and n >= 1 for n in self.net_arch)):
             _refuse("net_arch", self.net_arch, "a non-empty list of layer sizes (integers >= 1)")
         self.net_arch = [int(n) for n in self.net_arch]
+        self.shared_layers = _checked_int("shared_layers", self.shared_layers, 0,
+                                          len(self.net_arch))
         weights = {} if self.pool_weights is None else self.pool_weights
         if isinstance(weights, dict):  # (anything else is refused below, named)
             weights = {**asdict(PoolWeights()), **spec.training_pool, **weights}
@@ -680,7 +687,7 @@ def _read_best(run: Path) -> tuple[float, ...] | None:
 
 
 # --- the run folder ------------------------------------------------------------------------------
-_RUN_FILES = ("config.json", "eval.csv", "best_model.zip", "final_model.zip",
+_RUN_FILES = ("config.json", "eval.csv", "best_model.zip", "final_model.zip", "best_policy.npz",
               "learning_curve.png")
 _RUN_FOLDERS = ("checkpoints", "pool", "tb")
 
@@ -723,6 +730,7 @@ def _resumed_config(config: TrainConfig, run: Path) -> TrainConfig:
             f"{run} holds a {saved.get('game')} run, not {config.game}; "
             "resume it under its own game or choose another --out"
         )
+    saved.setdefault("shared_layers", 0)  # runs from before the shared trunk: two networks
     saved["progress"] = config.progress
     saved["out"] = config.out  # where the run is now, should it have been moved
     if config.steps is not None:
@@ -787,6 +795,9 @@ def train(config: TrainConfig, resume: bool = False, force: bool = False) -> Pat
             save_model(model, run / "final_model.zip")
             if not (run / "best_model.zip").exists():
                 _copy_file(run / "final_model.zip", run / "best_model.zip")
+            from .export import export_policy
+
+            export_policy(run, run / "best_policy.npz")
         finally:
             if callback is not None:
                 callback.close_bar()
@@ -821,12 +832,15 @@ def new_model(config: TrainConfig, vec_env: Any, tensorboard: Path | None) -> An
     """A fresh MaskablePPO learner with the run's settings, on `vec_env`."""
     from sb3_contrib import MaskablePPO
 
+    from .networks import policy_kwargs
+
     return MaskablePPO(
         "MlpPolicy", vec_env, learning_rate=config.learning_rate,
         n_steps=config.n_steps, batch_size=config.batch_size,
         n_epochs=config.n_epochs, gamma=config.gamma, gae_lambda=config.gae_lambda,
         clip_range=config.clip_range, ent_coef=config.ent_coef,
-        vf_coef=config.vf_coef, policy_kwargs={"net_arch": list(config.net_arch)},
+        vf_coef=config.vf_coef, policy_kwargs=policy_kwargs(config.net_arch,
+                                                            config.shared_layers),
         tensorboard_log=None if tensorboard is None else str(tensorboard),
         seed=config.seed, device="cpu", verbose=0,
     )

@@ -1,0 +1,185 @@
+"""The trained reference agents (`learned`) and any exported policy (`learned:PATH`).
+
+A policy file is a numpy `.npz` holding the policy's path of a MaskablePPO network, layer by
+layer (`weight_0`, `bias_0`, ... in the order they apply; tanh between layers, none after the
+last), and `about`, a JSON text saying what it was trained for and how (`game`, `players`,
+`observation_size`, `num_actions`, `activation`, and `trained`: command, seed, steps, wall time,
+evaluation). `huerta export RUN` writes one from a run's best model; the package ships one per
+game in `huerta/agents/models/` (`finca.npz`, `alpujarras.npz`, `alpujarras-solo.npz`,
+`mi_tierra.npz`), stored in float16 to keep the repository small and computed in float32.
+
+Why numpy and not the saved model: playing needs only the policy's forward pass, a few matrix
+products, so the shipped agents play without torch or stable-baselines3 installed, load in
+milliseconds and take a move in tens of microseconds. The agent plays the likeliest legal action
+of the policy (what `ppo:PATH` plays with `deterministic=True`).
+"""
+
+from __future__ import annotations
+
+import json
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from huerta.envs.core.errors import InvalidConfigError
+from huerta.envs.core.view import PlayerView
+
+from .base import Agent
+
+MODELS = Path(__file__).parent / "models"
+ACTIVATIONS = ("tanh", "relu")
+
+
+def shipped_model(game: str, players: int) -> Path:
+    """The shipped policy file for `game` at `players` seats: the solo game's own
+    (`alpujarras-solo.npz`) for one player, else the game's 2-player model, which also sits at
+    3- and 4-player tables (the observation and the actions are the same at every count)."""
+    name = f"{game}-solo" if players == 1 else game
+    return MODELS / f"{name}.npz"
+
+
+class PolicyNetwork:
+    """A policy read from an `.npz` file: `logits(observations)` is its forward pass."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        try:
+            with np.load(self.path, allow_pickle=False) as data:
+                self.about: dict[str, Any] = json.loads(str(data["about"]))
+                count = sum(1 for key in data.files if key.startswith("weight_"))
+                if count == 0:
+                    raise KeyError("weight_0")
+                self.weights = [data[f"weight_{i}"].astype(np.float32) for i in range(count)]
+                self.biases = [data[f"bias_{i}"].astype(np.float32) for i in range(count)]
+        except (OSError, ValueError, KeyError, zipfile.BadZipFile, EOFError) as exc:
+            raise InvalidConfigError(
+                f"{self.path} is not a policy file of `huerta export` (an .npz with "
+                f"weight_0, bias_0, ... and about): {type(exc).__name__}: {exc}"
+            ) from None
+        self._check()
+
+    def _check(self) -> None:
+        about, path = self.about, self.path
+        missing = [k for k in ("game", "players", "observation_size", "num_actions",
+                               "activation") if k not in about]
+        if missing:
+            raise InvalidConfigError(f"{path}: its `about` lacks {', '.join(missing)}")
+        if about["activation"] not in ACTIVATIONS:
+            raise InvalidConfigError(f"{path}: activation {about['activation']!r} is not one of "
+                                     f"{', '.join(ACTIVATIONS)}")
+        width = int(about["observation_size"])
+        if not self.weights:
+            raise InvalidConfigError(f"{path}: no layers (weight_0 missing)")
+        for i, (w, b) in enumerate(zip(self.weights, self.biases, strict=True)):
+            if w.ndim != 2 or w.shape[0] != width or b.shape != (w.shape[1],):
+                raise InvalidConfigError(
+                    f"{path}: layer {i} has weights {w.shape} and biases {b.shape}, "
+                    f"expected ({width}, n) and (n,)")
+            width = w.shape[1]
+        if width != int(about["num_actions"]):
+            raise InvalidConfigError(f"{path}: its last layer gives {width} logits for "
+                                     f"{about['num_actions']} actions")
+
+    @property
+    def game(self) -> str:
+        return str(self.about["game"])
+
+    def logits(self, observations: np.ndarray) -> np.ndarray:
+        """The policy's action logits for one observation or a batch of them (float32)."""
+        x = np.asarray(observations, dtype=np.float32)
+        last = len(self.weights) - 1
+        relu = self.about["activation"] == "relu"
+        for i, (w, b) in enumerate(zip(self.weights, self.biases, strict=True)):
+            x = x @ w + b
+            if i < last:
+                x = np.maximum(x, 0.0) if relu else np.tanh(x)
+        return x
+
+    def greedy(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        """Each row's likeliest legal action."""
+        logits = self.logits(observations)
+        return np.where(np.asarray(masks, dtype=bool), logits, -np.inf).argmax(axis=-1)
+
+    def check_game(self, game: str) -> None:
+        """Refuse a policy of another game (or of the same name with other sizes)."""
+        from huerta.envs.core.registry import get_game
+
+        spec = get_game(game)
+        sizes = (int(self.about["observation_size"]), int(self.about["num_actions"]))
+        if self.game != spec.name or sizes != (spec.observation_size, spec.num_actions):
+            raise InvalidConfigError(
+                f"{self.path} is a policy of {self.game} ({sizes[0]} observations, {sizes[1]} "
+                f"actions), not of {spec.name} ({spec.observation_size}, {spec.num_actions})")
+
+
+# policies by (file, size, modification time): a tournament makes a new agent for every game
+_NETWORKS: dict[tuple[str, int, int], PolicyNetwork] = {}
+
+
+def load_policy(path: str | Path) -> PolicyNetwork:
+    """The policy in `path`, read once per process while the file is unchanged."""
+    path = Path(path)
+    try:
+        stat = path.stat()
+    except OSError:
+        raise InvalidConfigError(f"no policy file at {path}") from None
+    key = (str(path.resolve()), stat.st_size, stat.st_mtime_ns)
+    if key not in _NETWORKS:
+        if len(_NETWORKS) >= 8:
+            _NETWORKS.pop(next(iter(_NETWORKS)))
+        _NETWORKS[key] = PolicyNetwork(path)
+    return _NETWORKS[key]
+
+
+def learned_policy_path(game: str, arg: str | None, players: int) -> Path:
+    """The file `learned` or `learned:PATH` plays for `game` at `players` seats."""
+    if arg:
+        path = Path(arg).expanduser()
+        if path.is_dir():  # a run folder: its exported best policy
+            path = path / "best_policy.npz"
+        if not path.is_file():
+            raise InvalidConfigError(
+                f"learned:{arg}: no policy file at {path} (write one with `huerta export RUN`)")
+        return path
+    path = shipped_model(game, players)
+    if not path.is_file():
+        shipped = sorted(p.stem for p in MODELS.glob("*.npz"))
+        raise InvalidConfigError(
+            f"no shipped learned agent for {game}" + (" solo" if players == 1 else "")
+            + f"; shipped: {', '.join(shipped) or 'none'} (or use learned:PATH)")
+    return path
+
+
+class LearnedAgent(Agent):
+    """Plays the likeliest legal action of a policy network (see the module docstring).
+
+    With no `path`, the shipped policy of `game`: the solo game's own at one seat, else the
+    game's 2-player policy; the seat count is read from the game view at the first decision
+    (or given as `players`)."""
+
+    name = "learned"
+    needs_view = True  # only to tell the solo game from the others
+
+    def __init__(self, seed: int | None = None, game: str = "finca",
+                 path: str | None = None, players: int | None = None) -> None:
+        super().__init__(seed)
+        self.game = game
+        self.arg = path
+        self.players = players
+        self.network: PolicyNetwork | None = None
+        if path is not None or players is not None:
+            self.network = self._load(players or 2)
+
+    def _load(self, players: int) -> PolicyNetwork:
+        network = load_policy(learned_policy_path(self.game, self.arg, players))
+        network.check_game(self.game)
+        return network
+
+    def act(self, observation: dict[str, np.ndarray], view: PlayerView | None = None) -> int:
+        players = view.num_players if view is not None else (self.players or 2)
+        if self.network is None or (self.arg is None and players != self.players):
+            self.network, self.players = self._load(players), players
+        return int(self.network.greedy(observation["observation"],
+                                       observation["action_mask"]))

@@ -1,0 +1,116 @@
+"""`huerta export RUN`: a trained MaskablePPO policy as a small numpy file (`learned:PATH`).
+
+Only the policy's path of the network is kept (the trunk, the policy head and the action layer;
+neither the value head nor the optimiser state), layer by layer as weight and bias arrays, with
+`about`: what the policy plays and how it was trained, read from the run's `config.json` and
+`eval.csv`. See `huerta.agents.learned` for the format and the agent that plays it.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from huerta.agents.learned import ACTIVATIONS, PolicyNetwork
+from huerta.agents.registry import check_ppo_file, ppo_model_path
+from huerta.envs.core.errors import InvalidConfigError
+
+DTYPES = ("float16", "float32")
+
+
+def policy_layers(model: Any) -> tuple[list[tuple[np.ndarray, np.ndarray]], str]:
+    """The (weight as inputs x outputs, bias) of each dense layer on the policy's path of a
+    MaskablePPO model, in order, and the activation between them."""
+    from torch import nn
+
+    policy = model.policy
+    modules = [*policy.pi_features_extractor.modules(), *policy.mlp_extractor.policy_net.modules(),
+               policy.action_net]
+    layers: list[tuple[np.ndarray, np.ndarray]] = []
+    activations: set[str] = set()
+    for module in modules:
+        if isinstance(module, nn.Linear):
+            layers.append((module.weight.detach().numpy().T.copy(),
+                           module.bias.detach().numpy().copy()))
+        elif isinstance(module, (nn.Tanh, nn.ReLU)):
+            activations.add(type(module).__name__.lower())
+        elif not isinstance(module, (nn.Sequential, nn.Flatten, nn.Identity)) and \
+                next(module.children(), None) is None:
+            raise InvalidConfigError(f"cannot export a policy with a {type(module).__name__} "
+                                     "layer: only dense layers with tanh or relu are exported")
+    if len(activations) > 1:
+        raise InvalidConfigError(f"cannot export a policy mixing activations {activations}")
+    activation = activations.pop() if activations else "tanh"
+    assert activation in ACTIVATIONS
+    return layers, activation
+
+
+def run_facts(run: Path) -> dict[str, Any]:
+    """How the run in `run` was trained: its command line, seed, steps and best evaluation."""
+    facts: dict[str, Any] = {}
+    config_path = run / "config.json"
+    if config_path.is_file():
+        config = json.loads(config_path.read_text())
+        game = config.get("game")
+        name = f"{game}-solo" if config.get("players") == 1 else game
+        facts["command"] = f"huerta train {name} --seed {config.get('seed')} --out {run.name}"
+        facts.update({k: config.get(k) for k in ("seed", "steps", "players", "net_arch",
+                                                 "shared_layers")})
+    from .train import _best_key, _rates_of, read_eval
+
+    rows = [r for r in read_eval(run) if r["steps"] > 0]
+    if rows:
+        best = max(rows, key=lambda r: _best_key(_rates_of(r)))
+        facts["best_steps"] = int(best["steps"])
+        facts["best_eval"] = {k: round(v, 4) for k, v in _rates_of(best).items()}
+    return facts
+
+
+def export_policy(source: str | Path, out: str | Path | None = None,
+                  dtype: str = "float16", trained: dict[str, Any] | None = None) -> Path:
+    """Write the policy of `source` (a MaskablePPO `.zip`, or a run folder: its best model) to
+    `out` (default: `best_policy.npz` beside the model) and return the path. `trained` adds to
+    (or overrides) what the file says about the training."""
+    if dtype not in DTYPES:
+        raise InvalidConfigError(f"export dtype {dtype!r} is not one of {', '.join(DTYPES)}")
+    from sb3_contrib import MaskablePPO
+
+    source = Path(source)
+    model_path = ppo_model_path(str(source))
+    check_ppo_file(model_path)
+    run = source if source.is_dir() else model_path.parent
+    model = MaskablePPO.load(str(model_path), device="cpu")
+    layers, activation = policy_layers(model)
+    config = json.loads((run / "config.json").read_text()) if (run / "config.json").is_file() \
+        else {}
+    from huerta.envs.core.registry import game_specs
+
+    sizes = (int(model.observation_space.shape[0]), int(model.action_space.n))
+    games = [s.name for s in game_specs() if (s.observation_size, s.num_actions) == sizes]
+    game = config.get("game") or (games[0] if len(games) == 1 else None)
+    if game is None:
+        raise InvalidConfigError(f"{model_path}: no config.json beside it, and its sizes {sizes} "
+                                 "do not name one game")
+    about = {
+        "game": game, "players": int(config.get("players", 2)),
+        "observation_size": sizes[0], "num_actions": sizes[1], "activation": activation,
+        "dtype": dtype, "source": model_path.name,
+        "exported": datetime.date.today().isoformat(),
+        "trained": {**run_facts(run), **(trained or {})},
+    }
+    arrays = {}
+    for i, (weight, bias) in enumerate(layers):
+        arrays[f"weight_{i}"] = weight.astype(dtype)
+        arrays[f"bias_{i}"] = bias.astype(dtype)
+    out = Path(out) if out is not None else model_path.parent / "best_policy.npz"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    partial = out.with_name(out.name + ".partial.npz")
+    np.savez_compressed(partial, about=np.array(json.dumps(about)), **arrays)
+    PolicyNetwork(partial)  # the file reads back as a policy before it takes the name
+    os.replace(partial, out)
+    return out
