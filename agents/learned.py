@@ -33,11 +33,13 @@ ACTIVATIONS = ("tanh", "relu")
 
 
 def shipped_model(game: str, players: int) -> Path:
-    """The shipped policy file for `game` at `players` seats: the solo game's own
-    (`alpujarras-solo.npz`) for one player, else the game's 2-player model, which also sits at
-    3- and 4-player tables (the observation and the actions are the same at every count)."""
-    name = f"{game}-solo" if players == 1 else game
-    return MODELS / f"{name}.npz"
+    """The shipped policy file for `game` at `players` seats: a variant's own where that count
+    is one (`alpujarras-solo.npz` for one player), else the game's 2-player model, which also
+    sits at 3- and 4-player tables (the observation and the actions are the same at every
+    count)."""
+    from huerta.envs.core.registry import game_label
+
+    return MODELS / f"{game_label(game, players)}.npz"
 
 
 class PolicyNetwork:

@@ -604,9 +604,13 @@ def _train_rllib(args: argparse.Namespace) -> int:
 def _export(args: argparse.Namespace) -> int:
     from .export import export_policy
 
+    from huerta.agents.learned import PolicyNetwork
+    from huerta.envs.core.registry import game_label
+
     out = export_policy(args.run, args.out, dtype="float32" if args.float32 else "float16")
-    print(f"wrote {out} ({out.stat().st_size / 1e6:.2f} MB); play it: "
-          f"huerta tournament GAME --agents learned:{out},heuristic")
+    about = PolicyNetwork(out).about
+    print(f"wrote {out} ({out.stat().st_size / 1e6:.2f} MB); play it: huerta tournament "
+          f"{game_label(about['game'], about['players'])} --agents learned:{out},heuristic")
     return 0
 
 

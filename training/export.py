@@ -51,18 +51,26 @@ def policy_layers(model: Any) -> tuple[list[tuple[np.ndarray, np.ndarray]], str]
 
 
 def run_facts(run: Path) -> dict[str, Any]:
-    """How the run in `run` was trained: its command line, seed, steps and best evaluation."""
+    """How the run in `run` was trained: its command line, seed, steps, best evaluation and
+    wall time (from its first evaluation, at step 0, to its last, at the end; a resumed run's
+    pause counts too)."""
     facts: dict[str, Any] = {}
     config_path = run / "config.json"
     if config_path.is_file():
         config = json.loads(config_path.read_text())
         game = config.get("game")
         name = f"{game}-solo" if config.get("players") == 1 else game
-        facts["command"] = f"huerta train {name} --seed {config.get('seed')} --out {run.name}"
+        facts["command"] = (f"huerta train {name} --seed {config.get('seed')} "
+                            f"--out {config.get('out') or run}")
         facts.update({k: config.get(k) for k in ("seed", "steps", "players", "net_arch",
                                                  "shared_layers")})
-    from .train import _best_key, _rates_of, read_eval
+    from .train import _best_key, _rates_of, _read_eval_rows, read_eval
 
+    _, raw = _read_eval_rows(run / "eval.csv")
+    times = [datetime.datetime.fromisoformat(r["time"]) for r in raw if r.get("time")]
+    if len(times) >= 2:  # the step-0 evaluation opens a run and the last one closes it
+        facts["wall_seconds"] = round((max(times) - min(times)).total_seconds())
+        facts["finished"] = max(times).date().isoformat()
     rows = [r for r in read_eval(run) if r["steps"] > 0]
     if rows:
         best = max(rows, key=lambda r: _best_key(_rates_of(r)))
@@ -81,6 +89,12 @@ def export_policy(source: str | Path, out: str | Path | None = None,
     from sb3_contrib import MaskablePPO
 
     source = Path(source)
+    if not source.exists():
+        raise InvalidConfigError(f"{source}: no run folder or MaskablePPO .zip there")
+    if source.is_dir() and not any((source / n).is_file()
+                                   for n in ("best_model.zip", "final_model.zip")):
+        raise InvalidConfigError(f"{source}: no best_model.zip or final_model.zip in this "
+                                 "folder (is it a run folder of `huerta train`?)")
     model_path = ppo_model_path(str(source))
     check_ppo_file(model_path)
     run = source if source.is_dir() else model_path.parent

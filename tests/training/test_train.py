@@ -96,3 +96,36 @@ def test_the_untrained_policy_is_never_the_best_model(tmp_path, monkeypatch):
 
     best = MaskablePPO.load(str(run / "best_model.zip"))
     assert best.num_timesteps == rows[-1]["steps"]
+
+
+def test_the_shared_trunk_is_a_setting_checked_by_name(tmp_path):
+    from huerta.training.networks import policy_kwargs
+    from huerta.training.train import _resumed_config
+
+    assert TrainConfig().check().shared_layers == 1
+    with pytest.raises(InvalidConfigError, match="shared_layers"):
+        TrainConfig(net_arch=[64, 64], shared_layers=3).check()
+    assert policy_kwargs([64, 32], 0) == {"net_arch": [64, 32]}
+    shared = policy_kwargs([64, 32], 1)
+    assert shared["features_extractor_kwargs"] == {"layers": [64]}
+    assert shared["net_arch"] == {"pi": [32], "vf": [32]}
+    # one shared layer: the policy and the value read the same first layer
+    run = train(TrainConfig(game="finca", steps=128, out=str(tmp_path / "run"),
+                            **{**TINY, "shared_layers": 1}))
+    from sb3_contrib import MaskablePPO
+
+    policy = MaskablePPO.load(str(run / "final_model.zip")).policy
+    assert policy.share_features_extractor
+    assert policy.features_extractor.trunk[0].weight.shape == (32, get_game("finca")
+                                                               .observation_size)
+    # a run saved before the setting existed resumes as what it was: two networks
+    saved = json.loads((run / "config.json").read_text())
+    del saved["shared_layers"]
+    (run / "config.json").write_text(json.dumps(saved))
+    assert _resumed_config(TrainConfig(game="finca", out=str(run)), run).shared_layers == 0
+    # RLlib's modules keep two networks: its runs refuse a shared layer, naming the setting
+    from huerta.training.rllib import RLlibTrainConfig
+
+    assert RLlibTrainConfig().check().shared_layers == 0
+    with pytest.raises(InvalidConfigError, match="shared_layers.*RLlib"):
+        RLlibTrainConfig(shared_layers=1).check()

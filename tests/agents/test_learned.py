@@ -1,0 +1,160 @@
+"""The learned agent: exported policies equal the trained network, bad files are refused by
+name, and the shipped reference agents load and play legal games of every game."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from huerta.agents import make_agent
+from huerta.agents.learned import MODELS, LearnedAgent, PolicyNetwork, shipped_model
+from huerta.agents.registry import check_agent_code
+from huerta.envs.core.errors import InvalidConfigError
+from huerta.envs.core.registry import game_names, get_game
+from huerta.training.matches import play_game
+
+SHIPPED = [("finca", 2), ("alpujarras", 2), ("alpujarras", 1), ("mi_tierra", 2)]
+
+
+def _observations(game: str, players: int, count: int, seed: int = 0):
+    """Observations and masks of random play, `count` of them."""
+    spec = get_game(game)
+    rng = np.random.default_rng(seed)
+    obs, masks = [], []
+    state = spec.new_game(players, seed=seed)
+    while len(obs) < count:
+        if state.is_terminal:
+            state = spec.new_game(players, seed=int(rng.integers(1 << 30)))
+            continue
+        mask = state.legal_mask()
+        obs.append(state.observe(state.current_player))
+        masks.append(mask.copy())
+        state.apply(int(rng.choice(np.flatnonzero(mask))))
+    return np.array(obs, dtype=np.float32), np.array(masks, dtype=bool)
+
+
+def _model(game: str, shared_layers: int, tmp_path):
+    """A fresh MaskablePPO learner of `game` (net_arch 64, 32) with its first layers shared or
+    not, its action layer scaled up so that its choices are not near ties, saved as a zip."""
+    import torch
+
+    from huerta.training.train import TrainConfig, make_vec_env, new_model
+
+    config = TrainConfig(game=game, envs=1, net_arch=[64, 32], shared_layers=shared_layers,
+                         out=str(tmp_path), progress=False).check()
+    vec_env = make_vec_env(config, tmp_path / "pool")
+    model = new_model(config, vec_env, None)
+    with torch.no_grad():
+        model.policy.action_net.weight.mul_(300.0)
+    path = tmp_path / "model.zip"
+    model.save(str(path))
+    vec_env.close()
+    return model, path
+
+
+@pytest.mark.parametrize("shared_layers", [0, 1, 2])
+@pytest.mark.parametrize("game", game_names())
+def test_an_exported_policy_computes_what_the_network_does(game, shared_layers, tmp_path):
+    from huerta.training.export import export_policy
+    from huerta.training.selfplay import BatchedPolicy
+
+    model, path = _model(game, shared_layers, tmp_path)
+    obs, masks = _observations(game, 2, 60)
+    torch_logits = BatchedPolicy(model).logits(obs)
+    exact = PolicyNetwork(export_policy(path, tmp_path / "p32.npz", dtype="float32"))
+    assert len(exact.weights) == 3 and exact.about["game"] == game
+    np.testing.assert_allclose(exact.logits(obs), torch_logits, rtol=1e-4, atol=1e-4)
+    greedy = BatchedPolicy(model).greedy(obs, masks)
+    assert np.array_equal(exact.greedy(obs, masks), greedy)
+    assert all(masks[i, a] for i, a in enumerate(greedy))
+    half = export_policy(path, tmp_path / "p16.npz")  # the default: float16, about half the size
+    assert half.stat().st_size < 0.6 * (tmp_path / "p32.npz").stat().st_size
+    scale = np.abs(torch_logits).max()
+    np.testing.assert_allclose(PolicyNetwork(half).logits(obs), torch_logits, atol=0.01 * scale)
+
+
+def test_the_learned_agent_plays_what_ppo_plays(tmp_path):
+    from huerta.training.export import export_policy
+
+    _, path = _model("mi_tierra", 1, tmp_path)
+    export_policy(path, tmp_path / "policy.npz", dtype="float32")
+    learned = make_agent(f"learned:{tmp_path / 'policy.npz'}", game="mi_tierra")
+    ppo = make_agent(f"ppo:{path}", game="mi_tierra")
+    obs, masks = _observations("mi_tierra", 2, 40, seed=3)
+    for o, m in zip(obs, masks, strict=True):
+        observation = {"observation": o, "action_mask": m.astype(np.int8)}
+        assert learned.act(observation) == ppo.act(observation)
+
+
+@pytest.mark.parametrize("game, players", SHIPPED)
+def test_the_shipped_policies_load_and_say_how_they_were_trained(game, players):
+    path = shipped_model(game, players)
+    assert path.is_file(), f"no shipped policy at {path}"
+    assert path.stat().st_size < 3_000_000  # small enough to keep in the repository
+    network = PolicyNetwork(path)
+    network.check_game(game)
+    assert network.about["players"] == players
+    trained = network.about["trained"]
+    assert trained["command"].startswith("huerta train ") and "--seed" in trained["command"]
+    assert trained["steps"] > 0 and trained["best_steps"] > 0 and trained["wall_seconds"] > 0
+
+
+@pytest.mark.parametrize("game", game_names())
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+def test_the_shipped_agents_play_legal_games_at_every_count(game, players):
+    spec = get_game(game)
+    if players not in spec.player_counts:
+        return
+    agents = [make_agent("learned", game=game, seed=seat) for seat in range(players)]
+    if players > 1:
+        agents[-1] = make_agent("random", game=game, seed=9)
+    _, state = play_game(game, agents, seed=5)  # an illegal action would raise here
+    assert state.is_terminal
+    assert agents[0].network is not None
+    assert agents[0].network.path == shipped_model(game, players)
+
+
+def test_the_shipped_agent_beats_random_at_finca():
+    from huerta.training.matches import play_batch
+
+    summary = play_batch("finca", 2, ["learned", "random"], games=10, seed=11)
+    assert summary.wins[0] >= 8  # the shipped model wins 90%+ of 400 games (README)
+
+
+def test_bad_policy_files_are_refused_by_name(tmp_path):
+    text = tmp_path / "notes.npz"
+    text.write_text("not a policy")
+    with pytest.raises(InvalidConfigError, match=r"notes\.npz is not a policy file"):
+        make_agent(f"learned:{text}", game="finca")
+    half = tmp_path / "half.npz"
+    np.savez(half, weight_0=np.zeros((591, 34), np.float32), bias_0=np.zeros(34, np.float32),
+             about=np.array(json.dumps({"game": "finca", "players": 2})))
+    with pytest.raises(InvalidConfigError, match="lacks observation_size, num_actions"):
+        PolicyNetwork(half)
+    wrong = tmp_path / "wrong.npz"
+    about = {"game": "finca", "players": 2, "observation_size": 591, "num_actions": 34,
+             "activation": "tanh"}
+    np.savez(wrong, weight_0=np.zeros((591, 8), np.float32), bias_0=np.zeros(8, np.float32),
+             about=np.array(json.dumps(about)))
+    with pytest.raises(InvalidConfigError, match="8 logits for 34 actions"):
+        PolicyNetwork(wrong)
+    with pytest.raises(InvalidConfigError, match="no policy file at"):
+        check_agent_code(f"learned:{tmp_path / 'none.npz'}", "finca")
+    with pytest.raises(InvalidConfigError, match="policy of mi_tierra.*not of finca"):
+        check_agent_code(f"learned:{shipped_model('mi_tierra', 2)}", "finca")
+    assert check_agent_code("learned", "finca") == "learned"
+
+
+def test_a_run_folder_plays_its_exported_policy(tmp_path):
+    with pytest.raises(InvalidConfigError, match=r"best_policy\.npz.*huerta export"):
+        make_agent(f"learned:{tmp_path}", game="finca")
+    (tmp_path / "best_policy.npz").write_bytes(shipped_model("finca", 2).read_bytes())
+    agent = make_agent(f"learned:{tmp_path}", game="finca")
+    assert isinstance(agent, LearnedAgent)
+    obs, masks = _observations("finca", 2, 5)
+    action = agent.act({"observation": obs[0], "action_mask": masks[0].astype(np.int8)})
+    assert masks[0][action]
+    assert {p.stem for p in MODELS.glob("*.npz")} >= {"finca", "alpujarras", "mi_tierra",
+                                                      "alpujarras-solo"}
