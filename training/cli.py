@@ -602,10 +602,10 @@ def _train_rllib(args: argparse.Namespace) -> int:
 
 
 def _export(args: argparse.Namespace) -> int:
-    from .export import export_policy
-
     from huerta.agents.learned import PolicyNetwork
     from huerta.envs.core.registry import game_label
+
+    from .export import export_policy
 
     out = export_policy(args.run, args.out, dtype="float32" if args.float32 else "float16")
     about = PolicyNetwork(out).about

@@ -142,7 +142,7 @@ def test_bad_policy_files_are_refused_by_name(tmp_path):
         PolicyNetwork(wrong)
     with pytest.raises(InvalidConfigError, match="no policy file at"):
         check_agent_code(f"learned:{tmp_path / 'none.npz'}", "finca")
-    with pytest.raises(InvalidConfigError, match="policy of mi_tierra.*not of finca"):
+    with pytest.raises(InvalidConfigError, match=r"policy of mi_tierra.*not of finca"):
         check_agent_code(f"learned:{shipped_model('mi_tierra', 2)}", "finca")
     assert check_agent_code("learned", "finca") == "learned"
 

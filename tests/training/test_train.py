@@ -127,5 +127,5 @@ def test_the_shared_trunk_is_a_setting_checked_by_name(tmp_path):
     from huerta.training.rllib import RLlibTrainConfig
 
     assert RLlibTrainConfig().check().shared_layers == 0
-    with pytest.raises(InvalidConfigError, match="shared_layers.*RLlib"):
+    with pytest.raises(InvalidConfigError, match=r"shared_layers.*RLlib"):
         RLlibTrainConfig(shared_layers=1).check()
