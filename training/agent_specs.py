@@ -18,8 +18,9 @@ picklable then). Every problem is an `InvalidConfigError` naming the input and t
 
 An agent's identity for the leaderboard is (code, version): the version is the first 12 hex
 digits of a sha256, of the agent class's source file for registry codes (so an edited heuristic
-is a new version), of the model file (or policy folder) for trained models, and of the defining
-module's source file for user code.
+is a new version), of the model file (or policy folder) for trained models, of the agent's source
+and its policy files for `learned` (a retrained shipped policy is a new version), and of the
+defining module's source file for user code.
 """
 
 from __future__ import annotations
@@ -228,6 +229,10 @@ def agent_identity(spec: Any, game: str, agent: Any | None = None) -> AgentIdent
         from huerta.agents.registry import ppo_model_path
 
         return AgentIdentity(code, file_version(ppo_model_path(arg.strip())), kind)
+    if name == "learned":
+        from huerta.agents.learned import learned_version
+
+        return AgentIdentity(code, learned_version(game, arg.strip() or None), kind)
     if name == "rllib":
         from huerta.agents.rllib_agent import rllib_policy_path
 

@@ -158,3 +158,18 @@ def test_a_run_folder_plays_its_exported_policy(tmp_path):
     assert masks[0][action]
     assert {p.stem for p in MODELS.glob("*.npz")} >= {"finca", "alpujarras", "mi_tierra",
                                                       "alpujarras-solo"}
+
+
+def test_a_retrained_policy_is_a_new_leaderboard_version(tmp_path):
+    from huerta.training.agent_specs import agent_identity
+
+    path = tmp_path / "policy.npz"
+    path.write_bytes(shipped_model("finca", 2).read_bytes())
+    before = agent_identity(f"learned:{path}", "finca")
+    assert before.version == agent_identity(f"learned:{path}", "finca").version
+    network = PolicyNetwork(path)
+    arrays = {f"weight_{i}": w for i, w in enumerate(network.weights)}
+    arrays |= {f"bias_{i}": b + 1.0 for i, b in enumerate(network.biases)}
+    np.savez(path, about=np.array(json.dumps(network.about)), **arrays)
+    assert agent_identity(f"learned:{path}", "finca").version != before.version
+    assert agent_identity("learned", "finca").code == "learned"
