@@ -62,6 +62,19 @@ class PolicyNetwork:
             ) from None
         self._check()
 
+    @classmethod
+    def from_layers(cls, layers: list[tuple[np.ndarray, np.ndarray]], about: dict[str, Any],
+                    name: str = "<in memory>") -> PolicyNetwork:
+        """A policy from (weight as inputs x outputs, bias) pairs, without a file (the
+        self-play opponents are snapshots read this way)."""
+        network = cls.__new__(cls)
+        network.path = Path(name)
+        network.about = dict(about)
+        network.weights = [np.ascontiguousarray(w, dtype=np.float32) for w, _ in layers]
+        network.biases = [np.asarray(b, dtype=np.float32) for _, b in layers]
+        network._check()
+        return network
+
     def _check(self) -> None:
         about, path = self.about, self.path
         missing = [k for k in ("game", "players", "observation_size", "num_actions",

@@ -50,6 +50,15 @@ def policy_layers(model: Any) -> tuple[list[tuple[np.ndarray, np.ndarray]], str]
     return layers, activation
 
 
+def policy_network(model: Any) -> PolicyNetwork:
+    """The policy of a MaskablePPO model as a numpy `PolicyNetwork` (float32: it computes what
+    the torch policy does, to rounding)."""
+    layers, activation = policy_layers(model)
+    about = {"game": "", "players": 0, "observation_size": layers[0][0].shape[0],
+             "num_actions": layers[-1][0].shape[1], "activation": activation}
+    return PolicyNetwork.from_layers(layers, about)
+
+
 def run_facts(run: Path) -> dict[str, Any]:
     """How the run in `run` was trained: its command line, seed, steps, best evaluation and
     wall time (from its first evaluation, at step 0, to its last, at the end; a resumed run's

@@ -4,8 +4,9 @@
 the pool with documented weights (`PoolWeights`): a snapshot of the learner (uniformly among the
 saved ones), the game's heuristic, or the random agent. Snapshots are MaskablePPO `.zip` files in
 a folder that the trainer fills as it learns; every environment process sees new files at its next
-reset and keeps the loaded policies in a small cache. A snapshot that cannot be loaded (a file
-damaged by a crash of an older version) is named in a warning and left out of the draw.
+reset and keeps each snapshot it has drawn, read once into numpy (its policy network alone). A
+snapshot that cannot be loaded (a file damaged by a crash of an older version) is named in a
+warning and left out of the draw.
 """
 
 from __future__ import annotations
@@ -39,25 +40,24 @@ class PoolWeights:
 
 
 class BatchedPolicy:
-    """A MaskablePPO policy's action probabilities for a batch of observations and masks.
+    """A policy network's action probabilities for a batch of observations and masks.
 
-    `probabilities` is the masked softmax of the policy's logits, row by row; `sample` draws
-    from it with a numpy generator (so a run's opponents depend on its seed alone), and
-    `greedy` takes each row's most likely legal action.
+    The network is a MaskablePPO model's policy read into numpy (`export.policy_network`: a
+    few matrix products, no torch call per move) or a `PolicyNetwork` itself. `probabilities`
+    is the masked softmax of its logits, row by row; `sample` draws from it with a numpy
+    generator (so a run's opponents depend on its seed alone), and `greedy` takes each row's
+    most likely legal action.
     """
 
     def __init__(self, model: Any) -> None:
-        self.policy = model.policy
+        if hasattr(model, "policy"):  # a MaskablePPO model: its policy, read once
+            from .export import policy_network
+
+            model = policy_network(model)
+        self.network = model
 
     def logits(self, observations: np.ndarray) -> np.ndarray:
-        import torch
-
-        policy = self.policy
-        with torch.no_grad():
-            obs = torch.as_tensor(observations, dtype=torch.float32)
-            features = policy.extract_features(obs, policy.pi_features_extractor)
-            latent = policy.mlp_extractor.forward_actor(features)
-            return policy.action_net(latent).numpy()
+        return self.network.logits(observations)
 
     def probabilities(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
         return _masked_softmax(self._masked_logits(observations, masks))
@@ -88,14 +88,15 @@ def _masked_softmax(logits: np.ndarray) -> np.ndarray:
 
 
 class SnapshotAgent(Agent):
-    """A frozen MaskablePPO snapshot playing an opponent seat (masked, sampled actions)."""
+    """A frozen snapshot of the learner playing an opponent seat (masked, sampled actions):
+    a MaskablePPO model or its policy network already read (`BatchedPolicy`)."""
 
     name = "snapshot"
 
     def __init__(self, model: Any, seed: int | None = None, deterministic: bool = False):
         super().__init__(seed)
-        self.model = model
-        self.player = BatchedPolicy(model)
+        self.player = model if isinstance(model, BatchedPolicy) else BatchedPolicy(model)
+        self.network = self.player.network
         self.deterministic = deterministic
 
     def act(self, observation: dict[str, np.ndarray], view: PlayerView | None = None) -> int:
@@ -107,16 +108,20 @@ class SnapshotAgent(Agent):
 
 
 class OpponentPool:
-    """Draws opponents for one environment process; loads snapshots lazily (LRU of `cache`)."""
+    """Draws opponents for one environment process; loads snapshots lazily (LRU of `cache`).
+
+    A snapshot is kept as its policy network in numpy (a few MB; no optimiser state, value head
+    or rollout buffer), so the whole pool of a long run stays loaded: reloading evicted
+    snapshots cost time, and keeping their torch policies cost memory."""
 
     def __init__(
-        self, game: str, pool_dir: Path | None, weights: PoolWeights, cache: int = 4
+        self, game: str, pool_dir: Path | None, weights: PoolWeights, cache: int = 256
     ) -> None:
         self.game = game
         self.pool_dir = pool_dir
         self.weights = weights
         self.cache_size = cache
-        self._loaded: dict[Path, Any] = {}
+        self._loaded: dict[Path, BatchedPolicy] = {}
         self._unreadable: set[Path] = set()
         self.heuristic = make_agent("heuristic", game=game) if game in HEURISTICS else None
         self.random = RandomAgent()
@@ -142,21 +147,22 @@ class OpponentPool:
         kind = kinds[int(rng.choice(len(kinds), p=[w / total for _, w in kinds]))][0]
         if kind == "snapshot":
             path = snapshots[int(rng.integers(len(snapshots)))]
-            model = self._load(path)
-            if model is None:
+            player = self._load(path)
+            if player is None:
                 return self.draw(rng)  # drawn again without it
-            return f"snapshot:{path.stem}", SnapshotAgent(model)
+            return f"snapshot:{path.stem}", SnapshotAgent(player)
         if kind == "heuristic":
             return "heuristic", self.heuristic
         return "random", self.random
 
-    def _load(self, path: Path) -> Any:
-        """The snapshot's model, or None (with a warning) when the file cannot be loaded."""
+    def _load(self, path: Path) -> BatchedPolicy | None:
+        """The snapshot's batched player, or None (with a warning) when the file cannot be
+        loaded."""
         if path not in self._loaded:
             from sb3_contrib import MaskablePPO
 
             try:
-                model = MaskablePPO.load(str(path), device="cpu")
+                model = BatchedPolicy(MaskablePPO.load(str(path), device="cpu"))
             except Exception as exc:  # any damage: a bad zip, a bad member, a bad pickle
                 self._unreadable.add(path)
                 warnings.warn(f"opponent pool: cannot load {path} ({type(exc).__name__}: "

@@ -59,7 +59,7 @@ from huerta.envs.core.registry import get_game, resolve_game
 from huerta.envs.core.rewards import REWARD_MODES
 from huerta.envs.core.validation import check_game_options, short_repr
 
-from .selfplay import PoolWeights, SnapshotAgent
+from .selfplay import BatchedPolicy, PoolWeights, SnapshotAgent
 
 # `huerta train alpujarras-solo` and friends: name -> (game, player count)
 TRAIN_ALIASES: dict[str, tuple[str, int]] = {"alpujarras-solo": ("alpujarras", 1)}
@@ -333,10 +333,11 @@ def evaluate(
     from .matches import play_game
 
     wins = 0.0
+    learner = BatchedPolicy(model)  # its policy read once for all the games
     for g in range(games):
         learner_seat = g % players
         agents = [
-            SnapshotAgent(model, deterministic=True) if seat == learner_seat
+            SnapshotAgent(learner, deterministic=True) if seat == learner_seat
             else make_agent(opponent, game=game, seed=seed + 31 * g + seat)
             for seat in range(players)
         ]

@@ -30,7 +30,7 @@ from huerta.envs.core.registry import get_game
 from huerta.envs.core.rewards import check_reward_mode
 from huerta.envs.core.validation import check_game_options, check_max_steps
 
-from .selfplay import BatchedPolicy, OpponentPool, PoolWeights, SnapshotAgent
+from .selfplay import OpponentPool, PoolWeights, SnapshotAgent
 
 
 class _Game:
@@ -87,7 +87,6 @@ class SelfPlayVecEnv(VecEnv):
         self.games = [_Game() for _ in range(n_envs)]
         self._obs = np.zeros((n_envs, self.spec.observation_size), dtype=np.float32)
         self._actions: np.ndarray | None = None
-        self._policies: dict[int, BatchedPolicy] = {}  # id(model) -> its batched player
         self.timing = {"env": 0.0, "opponents": 0.0}  # seconds spent, for `huerta bench --train`
 
     # --- the VecEnv interface ------------------------------------------------------------------
@@ -230,7 +229,7 @@ class SelfPlayVecEnv(VecEnv):
                 state = game.state
                 agent = game.opponents[state.current_player]
                 if isinstance(agent, SnapshotAgent):
-                    by_network.setdefault(id(agent.model), []).append(i)
+                    by_network.setdefault(id(agent.network), []).append(i)
                 elif agent is self.pool.random:
                     legal = np.flatnonzero(state.legal_mask())
                     decided.append((i, int(legal[self.rng.integers(len(legal))])))
@@ -241,10 +240,7 @@ class SelfPlayVecEnv(VecEnv):
                     decided.append((i, policy_action(agent, state, seat, obs)))
             for members in by_network.values():
                 first = self.games[members[0]]
-                model = first.opponents[first.state.current_player].model
-                player = self._policies.get(id(model))
-                if player is None or player.policy is not model.policy:
-                    player = self._policies[id(model)] = BatchedPolicy(model)
+                player = first.opponents[first.state.current_player].player
                 observations = np.stack([
                     self.games[i].state.observe(self.games[i].state.current_player)
                     for i in members
