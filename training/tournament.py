@@ -225,6 +225,9 @@ def _ignore_sigint() -> None:
     worker only fight each other)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     os.environ["OMP_NUM_THREADS"] = "1"  # read by torch when a ppo agent first imports it
+    from .threads import one_blas_thread
+
+    one_blas_thread()  # numpy's, for the learned agents
 
 
 # plays jobs: (game, agent codes, jobs, workers) -> results in the order they finish

@@ -776,7 +776,9 @@ def train(config: TrainConfig, resume: bool = False, force: bool = False) -> Pat
     _write_text(run / "config.json", json.dumps(asdict(config), indent=2) + "\n")
 
     stop = _Stop()
-    with _signals_caught(stop):
+    from .threads import one_blas_thread
+
+    with _signals_caught(stop), one_blas_thread():
         vec_env = make_vec_env(config, run / "pool")
         callback = None
         try:

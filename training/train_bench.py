@@ -53,11 +53,12 @@ def measure_training(game: str, players: int, seconds: float, seed: int = 0) -> 
     from huerta.envs.core.registry import game_label
 
     from .bench import _env_maker, run_aec
+    from .threads import one_blas_thread
     from .train import TrainConfig, make_vec_env, new_model, save_model
 
     torch.set_num_threads(1)  # as `huerta train`
     config = TrainConfig(game=game, players=players, seed=seed, progress=False).check()
-    with tempfile.TemporaryDirectory(prefix="huerta-bench-") as folder:
+    with tempfile.TemporaryDirectory(prefix="huerta-bench-") as folder, one_blas_thread():
         pool = Path(folder)
         vec_env = make_vec_env(config, pool)
         model = new_model(config, vec_env, None)

@@ -159,3 +159,18 @@ def test_the_pool_reads_each_snapshot_once_and_keeps_only_its_policy(tmp_path, f
     for player in pool._loaded.values():
         assert not any(isinstance(v, torch.nn.Module) for v in vars(player.network).values())
         assert all(isinstance(w, np.ndarray) for w in player.network.weights)
+
+
+def test_numpy_blas_runs_on_one_thread_inside_training_and_is_restored():
+    from threadpoolctl import threadpool_info
+
+    from huerta.training.threads import one_blas_thread
+
+    def blas_threads() -> list[int]:
+        return [i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"]
+
+    before = blas_threads()
+    assert before  # numpy's BLAS is there to limit
+    with one_blas_thread():
+        assert blas_threads() == [1] * len(before)
+    assert blas_threads() == before
