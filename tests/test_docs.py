@@ -102,7 +102,7 @@ def test_the_command_reference_has_every_commands_help():
 
     page = docs_site.cli_page()
     commands = ["demo", "bench", "play", "tournament", "benchmark", "leaderboard", "train",
-                "main", "replay", "serve"]
+                "export", "main", "replay", "serve"]
     for name in commands:
         assert f"\n## huerta {name}\n" in page
         assert f"usage: huerta {name}" in page

@@ -122,8 +122,8 @@ BAD_AGENTS = {
     "search:fast": "agent code search:fast is not valid",
     "ppo": "the ppo agent needs a model path",
     "ppo:no/such/model.zip": "no trained model at no/such/model.zip",
-    "wizard": "unknown agent code 'wizard'; valid codes: random, heuristic, mcts, search, ppo, "
-    "human",
+    "wizard": "unknown agent code 'wizard'; valid codes: random, heuristic, mcts, search, "
+    "learned, ppo, human",
     ",": "--agents lists no agent codes",
 }
 
