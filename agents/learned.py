@@ -148,8 +148,36 @@ def load_policy(path: str | Path) -> PolicyNetwork:
     return _NETWORKS[key]
 
 
+SEARCH_MAX_SAMPLES = 1000
+
+
+def learned_options(arg: str | None) -> tuple[str | None, int | None]:
+    """(policy path or None for the shipped one, rollout samples or None for no search) of the
+    part after `learned:`: nothing, PATH, `search` or `search:SAMPLES`."""
+    if arg is None:
+        return None, None
+    name, _, rest = arg.partition(":")
+    if name.strip().lower() != "search":
+        return arg, None
+    from .policy_rollouts import DEFAULT_SAMPLES
+
+    if not rest.strip():
+        return None, DEFAULT_SAMPLES
+    try:
+        samples = int(rest)
+        if not 1 <= samples <= SEARCH_MAX_SAMPLES:
+            raise ValueError
+    except ValueError:
+        raise InvalidConfigError(
+            f"agent code learned:{arg} is not valid: learned:search:SAMPLES takes 1 to "
+            f"{SEARCH_MAX_SAMPLES} determinized samples a decision (e.g. learned:search:6)"
+        ) from None
+    return None, samples
+
+
 def learned_policy_path(game: str, arg: str | None, players: int) -> Path:
     """The file `learned` or `learned:PATH` plays for `game` at `players` seats."""
+    arg = learned_options(arg)[0]
     if arg:
         path = Path(arg).expanduser()
         if path.is_dir():  # a run folder: its exported best policy
@@ -175,7 +203,7 @@ def learned_version(game: str, arg: str | None, digits: int = 12) -> str:
 
     from huerta.envs.core.registry import game_label
 
-    if arg:
+    if learned_options(arg)[0]:
         files = [learned_policy_path(game, arg, 2)]
     else:
         names = {game_label(game, n) for n in (1, 2, 3, 4)}
@@ -187,7 +215,9 @@ def learned_version(game: str, arg: str | None, digits: int = 12) -> str:
 
 
 class LearnedAgent(Agent):
-    """Plays the likeliest legal action of a policy network (see the module docstring).
+    """Plays the likeliest legal action of a policy network (see the module docstring), or with
+    `samples`, the best of its likeliest actions after rollouts of the policy itself
+    (`learned:search`, `policy_rollouts.py`).
 
     With no `path`, the shipped policy of `game`: the solo game's own at one seat, else the
     game's 2-player policy; the seat count is read from the game view at the first decision
@@ -197,10 +227,12 @@ class LearnedAgent(Agent):
     needs_view = True  # only to tell the solo game from the others
 
     def __init__(self, seed: int | None = None, game: str = "finca",
-                 path: str | None = None, players: int | None = None) -> None:
+                 path: str | None = None, players: int | None = None,
+                 samples: int | None = None) -> None:
         super().__init__(seed)
         self.game = game
         self.arg = path
+        self.samples = samples
         self.players = players
         self.network: PolicyNetwork | None = None
         if path is not None or players is not None:
@@ -215,5 +247,10 @@ class LearnedAgent(Agent):
         players = view.num_players if view is not None else (self.players or 2)
         if self.network is None or (self.arg is None and players != self.players):
             self.network, self.players = self._load(players), players
+        if self.samples is not None and view is not None:
+            from .policy_rollouts import best_by_rollouts
+
+            return best_by_rollouts(self.network, observation, view, self.rng,
+                                    samples=self.samples)
         return int(self.network.greedy(observation["observation"],
                                        observation["action_mask"]))

@@ -32,8 +32,9 @@ AGENT_USAGE: dict[str, str] = {
     "mcts:BUDGET:ROLLOUT with ROLLOUT random or heuristic",
     "search": "search, search:SIMULATIONS (e.g. search:48; 1-100,000) or search:SECONDSs (e.g. "
     "search:0.5s; a time budget per decision above 0 up to 1 s)",
-    "learned": "learned (the policy shipped for the game played) or learned:PATH, PATH a policy "
-    "file written by `huerta export` or a run folder holding best_policy.npz",
+    "learned": "learned (the policy shipped for the game played), learned:search or "
+    "learned:search:SAMPLES (that policy improved by rollouts of itself), or learned:PATH, PATH "
+    "a policy file written by `huerta export` or a run folder holding best_policy.npz",
     "ppo": "ppo:PATH, PATH a MaskablePPO .zip or a run folder holding best_model.zip",
     "human": "human (takes no argument)",
     "rllib": "rllib:PATH, PATH a run folder of `huerta train --backend rllib` (its best_policy), "
@@ -200,9 +201,10 @@ def check_ppo_file(path: Path, game: str | None = None) -> None:
 
 def _check_learned(game: str | None, arg: str | None) -> None:
     """`learned[:PATH]`: the policy file exists, reads as a policy and fits `game`."""
-    from .learned import learned_policy_path, load_policy
+    from .learned import learned_options, learned_policy_path, load_policy
 
-    if game is None and arg is None:
+    path, _ = learned_options(arg)  # a bad search:SAMPLES is refused, naming what it takes
+    if game is None and path is None:
         return
     network = load_policy(learned_policy_path(game or "", arg, 2))
     if game is not None:
@@ -242,9 +244,10 @@ def _search(game: str, seed: int | None, arg: str | None) -> Agent:
 
 
 def _learned(game: str, seed: int | None, arg: str | None) -> Agent:
-    from .learned import LearnedAgent
+    from .learned import LearnedAgent, learned_options
 
-    return LearnedAgent(seed=seed, game=game, path=arg)
+    path, samples = learned_options(arg)
+    return LearnedAgent(seed=seed, game=game, path=path, samples=samples)
 
 
 def _ppo(game: str, seed: int | None, arg: str | None) -> Agent:
