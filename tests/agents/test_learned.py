@@ -173,3 +173,60 @@ def test_a_retrained_policy_is_a_new_leaderboard_version(tmp_path):
     np.savez(path, about=np.array(json.dumps(network.about)), **arrays)
     assert agent_identity(f"learned:{path}", "finca").version != before.version
     assert agent_identity("learned", "finca").code == "learned"
+
+
+def test_learned_search_codes_are_read_and_checked():
+    from huerta.agents.learned import learned_options
+    from huerta.agents.policy_rollouts import DEFAULT_SAMPLES
+
+    assert learned_options(None) == (None, None)
+    assert learned_options("search") == (None, DEFAULT_SAMPLES)
+    assert learned_options("search:3") == (None, 3)
+    assert learned_options("runs/finca") == ("runs/finca", None)
+    for bad in ("search:0", "search:x", "search:1001"):
+        with pytest.raises(InvalidConfigError, match=r"learned:search:SAMPLES takes 1 to 1000"):
+            check_agent_code(f"learned:{bad}", "finca")
+    assert check_agent_code("learned:search", "mi_tierra") == "learned"
+    assert check_agent_code("learned:search:2") == "learned"
+
+
+def _midgame_view(game: str, players: int, steps: int, seed: int):
+    from huerta.envs.core.view import PlayerView
+
+    spec = get_game(game)
+    state = spec.new_game(players, seed=seed)
+    rng = np.random.default_rng(seed)
+    for _ in range(steps):  # random moves, stopping short of the end
+        after = state.clone()
+        after.apply(int(rng.choice(np.flatnonzero(state.legal_mask()))))
+        if after.is_terminal:
+            break
+        state = after
+    seat = state.current_player
+    obs = {"observation": state.observe(seat), "action_mask": state.legal_mask().astype(np.int8)}
+    return state, obs, PlayerView(state, seat)
+
+
+@pytest.mark.parametrize("game, players", SHIPPED)
+def test_learned_search_picks_a_legal_likely_action_reproducibly(game, players):
+    from huerta.agents.learned import load_policy
+
+    state, obs, view = _midgame_view(game, players, steps=12, seed=4)
+    before = state.clone()
+    agent = make_agent("learned:search:2", game=game, seed=1)
+    choice = agent.act(obs, view)
+    assert obs["action_mask"][choice]
+    logits = load_policy(shipped_model(game, players)).logits(obs["observation"])
+    legal = np.flatnonzero(obs["action_mask"])
+    assert choice in legal[np.argsort(-logits[legal], kind="stable")][:4]  # a candidate
+    again = make_agent("learned:search:2", game=game, seed=1)
+    assert again.act(obs, view) == choice  # the same seed, the same rollouts
+    assert state.observe(state.current_player).tolist() == \
+        before.observe(before.current_player).tolist()  # the rollouts ran on copies
+
+
+def test_learned_search_plays_a_whole_game_legally():
+    agents = [make_agent("learned:search:1", game="finca", seed=0),
+              make_agent("random", game="finca", seed=1)]
+    _, state = play_game("finca", agents, seed=2)
+    assert state.is_terminal
