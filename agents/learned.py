@@ -112,10 +112,30 @@ class PolicyNetwork:
                 x = np.maximum(x, 0.0) if relu else np.tanh(x)
         return x
 
+    def probabilities(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        """The masked softmax of the logits, row by row (0 on illegal actions)."""
+        return masked_softmax(self.masked_logits(observations, masks))
+
+    def sample(self, observations: np.ndarray, masks: np.ndarray,
+               rng: np.random.Generator) -> np.ndarray:
+        """One legal action per row, drawn from the policy's masked probabilities with `rng`
+        (so whoever plays it depends on its seed alone)."""
+        masks = np.asarray(masks, dtype=bool)
+        logits = self.masked_logits(observations, masks)
+        cumulative = np.cumsum(masked_softmax(logits), axis=1)
+        draws = rng.random(len(cumulative))[:, None] * cumulative[:, -1:]
+        actions = np.minimum((cumulative <= draws).sum(axis=1), masks.shape[1] - 1)
+        # float rounding must not land on a masked id: such a row takes its likeliest action
+        legal = masks[np.arange(len(actions)), actions]
+        return np.where(legal, actions, logits.argmax(axis=1))
+
     def greedy(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        """Each row's likeliest legal action."""
-        logits = self.logits(observations)
-        return np.where(np.asarray(masks, dtype=bool), logits, -np.inf).argmax(axis=-1)
+        """Each row's likeliest legal action (what `deterministic=True` plays)."""
+        return self.masked_logits(observations, masks).argmax(axis=-1)
+
+    def masked_logits(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        """The logits with -inf on the illegal actions."""
+        return np.where(np.asarray(masks, dtype=bool), self.logits(observations), -np.inf)
 
     def check_game(self, game: str) -> None:
         """Refuse a policy of another game (or of the same name with other sizes)."""
@@ -127,6 +147,12 @@ class PolicyNetwork:
             raise InvalidConfigError(
                 f"{self.path} is a policy of {self.game} ({sizes[0]} observations, {sizes[1]} "
                 f"actions), not of {spec.name} ({spec.observation_size}, {spec.num_actions})")
+
+
+def masked_softmax(logits: np.ndarray) -> np.ndarray:
+    """Row-wise softmax of logits that carry -inf on illegal actions."""
+    weights = np.exp(logits - logits.max(axis=1, keepdims=True))
+    return weights / weights.sum(axis=1, keepdims=True)
 
 
 # policies by (file, size, modification time): a tournament makes a new agent for every game

@@ -3,9 +3,12 @@
 At each decision with a choice, the policy's `width` likeliest legal actions are compared. For
 each of `samples` states consistent with what the player knows (`view.determinize`), every
 candidate is played and the game is finished by the policy itself at every seat, its moves
-sampled from its masked softmax; the candidate that wins most of its games is played (ties: the
-policy's likelier one). All rollouts of a decision step in lockstep, so each round of moves is
-one batched forward pass of the network.
+sampled from its masked softmax; the candidate that wins most of its games is played. Equal win
+counts are split by the mean final margin (the player's score minus the best other score, or in
+the Alpujarras solo game its progress against Zara: `shaping_potential`), then by the policy's
+preference. The margin matters where the policy rarely wins (against Zara, or a strong
+position): without it every candidate would tie at no wins. All rollouts of a decision step in
+lockstep, so each round of moves is one batched forward pass of the network.
 
 Why: a policy trained by self-play judges a move by its first impression; playing the moves out
 (a rollout algorithm in Bertsekas' sense, with the learned policy as the base policy) improves
@@ -24,17 +27,6 @@ from .mcts import resolve_chance
 
 DEFAULT_WIDTH = 4  # candidates compared: the policy's likeliest legal actions
 DEFAULT_SAMPLES = 6  # determinized states per decision, each played out once per candidate
-
-
-def sample_masked(logits: np.ndarray, masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """One action per row, drawn from the softmax of the logits over the legal actions."""
-    masked = np.where(masks, logits, -np.inf)
-    weights = np.exp(masked - masked.max(axis=1, keepdims=True))
-    cumulative = np.cumsum(weights, axis=1)
-    draws = rng.random(len(cumulative))[:, None] * cumulative[:, -1:]
-    actions = np.minimum((cumulative <= draws).sum(axis=1), masks.shape[1] - 1)
-    legal = masks[np.arange(len(actions)), actions]
-    return np.where(legal, actions, masked.argmax(axis=1))  # rounding never lands on a masked id
 
 
 def best_by_rollouts(network, observation: dict[str, np.ndarray], view: PlayerView,
@@ -66,12 +58,15 @@ def best_by_rollouts(network, observation: dict[str, np.ndarray], view: PlayerVi
             break
         observations = np.stack([states[i].observe(states[i].current_player) for i in alive])
         masks = np.stack([states[i].legal_mask() for i in alive]).astype(bool)
-        for i, action in zip(alive, sample_masked(network.logits(observations), masks, rng),
-                             strict=True):
+        for i, action in zip(alive, network.sample(observations, masks, rng), strict=True):
             states[i].apply(int(action))
     wins = np.zeros(len(candidates))
+    margins = np.zeros(len(candidates))
     for state, k in zip(states, owners, strict=True):
         winners = state.winners()
         if me in winners:
             wins[k] += 1.0 / len(winners)
-    return int(candidates[int(np.argmax(wins))])  # the first of equals: the likelier one
+        margins[k] += state.shaping_potential(me)
+    # most wins, then the best margin, then the likelier candidate (lexsort's last key is first)
+    best = np.lexsort((np.arange(len(candidates)), -margins, -wins))[0]
+    return int(candidates[best])

@@ -43,10 +43,9 @@ class BatchedPolicy:
     """A policy network's action probabilities for a batch of observations and masks.
 
     The network is a MaskablePPO model's policy read into numpy (`export.policy_network`: a
-    few matrix products, no torch call per move) or a `PolicyNetwork` itself. `probabilities`
-    is the masked softmax of its logits, row by row; `sample` draws from it with a numpy
-    generator (so a run's opponents depend on its seed alone), and `greedy` takes each row's
-    most likely legal action.
+    few matrix products, no torch call per move) or a `PolicyNetwork` itself, whose
+    `probabilities`, `sample` and `greedy` this passes on: the training opponents and the
+    `learned` agents draw their moves with the same code.
     """
 
     def __init__(self, model: Any) -> None:
@@ -60,31 +59,17 @@ class BatchedPolicy:
         return self.network.logits(observations)
 
     def probabilities(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        return _masked_softmax(self._masked_logits(observations, masks))
+        return self.network.probabilities(observations, masks)
 
     def sample(
         self, observations: np.ndarray, masks: np.ndarray, rng: np.random.Generator
     ) -> np.ndarray:
         """One legal action per row, drawn from the policy's masked probabilities."""
-        logits = self._masked_logits(observations, masks)
-        cumulative = np.cumsum(_masked_softmax(logits), axis=1)
-        draws = rng.random(len(cumulative))[:, None] * cumulative[:, -1:]
-        actions = np.minimum((cumulative <= draws).sum(axis=1), masks.shape[1] - 1)
-        # float rounding must not land on a masked id: such a row takes its likeliest action
-        legal = masks[np.arange(len(actions)), actions].astype(bool)
-        return np.where(legal, actions, logits.argmax(axis=1))
+        return self.network.sample(observations, masks, rng)
 
     def greedy(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
         """Each row's most likely legal action (what `deterministic=True` plays)."""
-        return self._masked_logits(observations, masks).argmax(axis=1)
-
-    def _masked_logits(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        return np.where(masks.astype(bool), self.logits(observations), -np.inf)
-
-
-def _masked_softmax(logits: np.ndarray) -> np.ndarray:
-    weights = np.exp(logits - logits.max(axis=1, keepdims=True))
-    return weights / weights.sum(axis=1, keepdims=True)
+        return self.network.greedy(observations, masks)
 
 
 class SnapshotAgent(Agent):
