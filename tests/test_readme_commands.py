@@ -26,7 +26,7 @@ README = (ROOT / "README.md").read_text(encoding="utf-8")
 TINY_TRAINING = {
     "n_steps": 32, "batch_size": 32, "n_epochs": 1, "net_arch": [16],
     "eval_every": 64, "eval_games": 2, "snapshot_every": 64, "checkpoint_every": 64,
-    "envs": 1,
+    "envs": 1, "imitation_games": 2, "imitation_epochs": 1,
 }
 PLACEHOLDER = re.compile(r"\b[A-Z][A-Z_.]{2,}\b|\[|\.\.\.")
 

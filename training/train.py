@@ -97,6 +97,11 @@ class TrainConfig:
     # rewards
     reward: str = "win_loss"
     shaping: float = 0.02
+    # warm start: the heuristic's games recorded and imitated before PPO (training/imitation.py);
+    # imitation_games 0: none, PPO from random weights
+    imitation_games: int = 2000
+    imitation_epochs: int = 10
+    imitation_explore: float = 0.1  # share of the recorded moves played at random
     # self-play
     snapshot_every: int = 100_000
     # opponent kinds' weights; None or kinds left out: the game's (GameSpec.training_pool),
@@ -197,7 +202,7 @@ _INT_FIELDS: tuple[tuple[str, int, int | None], ...] = (
     ("steps", 1, None), ("envs", 1, 4096), ("seed", 0, 2**32 - 1),
     ("n_steps", 2, None), ("batch_size", 2, None), ("n_epochs", 1, None),
     ("snapshot_every", 1, None), ("checkpoint_every", 1, None), ("eval_every", 1, None),
-    ("eval_games", 1, None),
+    ("eval_games", 1, None), ("imitation_games", 0, None), ("imitation_epochs", 1, None),
 )
 # (field, minimum, maximum or None, minimum excluded): real-number settings
 _FLOAT_FIELDS: tuple[tuple[str, float, float | None, bool], ...] = (
@@ -205,6 +210,7 @@ _FLOAT_FIELDS: tuple[tuple[str, float, float | None, bool], ...] = (
     ("gae_lambda", 0.0, 1.0, False), ("clip_range", 0.0, None, True),
     ("ent_coef", 0.0, None, False), ("vf_coef", 0.0, None, False),
     ("shaping", 0.0, None, False), ("checkpoint_minutes", 0.0, None, True),
+    ("imitation_explore", 0.0, 1.0, False),
 )
 
 
@@ -540,8 +546,10 @@ class _Callbacks:
                 _append_eval(run, steps, rates, config.eval_games)
                 self.evaluated_steps = steps
                 key = _best_key(rates)
-                # the untrained policy (step 0) is the curve's start, never the best model
-                best = steps > 0 and (self.best is None or key > self.best)
+                # the untrained policy (step 0) is the curve's start, never the best model;
+                # an imitation of the heuristic may be
+                imitated = (run / "imitation.json").exists()
+                best = (steps > 0 or imitated) and (self.best is None or key > self.best)
                 if best:
                     self.best = key
                     save_model(self.model, run / "best_model.zip")
@@ -689,17 +697,23 @@ def _read_best(run: Path) -> tuple[float, ...] | None:
 
 # --- the run folder ------------------------------------------------------------------------------
 _RUN_FILES = ("config.json", "eval.csv", "best_model.zip", "final_model.zip", "best_policy.npz",
-              "learning_curve.png")
-_RUN_FOLDERS = ("checkpoints", "pool", "tb")
+              "learning_curve.png", "imitation.json")
+_RUN_FOLDERS = ("checkpoints", "pool", "tb", "imitation")
 
 
 def _run_evidence(run: Path) -> list[str]:
     """What in `run` belongs to a training run (empty when there is none)."""
     found = [name for name in _RUN_FILES if (run / name).exists()]
-    for folder in ("checkpoints", "pool"):
-        if any((run / folder).glob("*.zip")):
+    for folder, pattern in (("checkpoints", "*.zip"), ("pool", "*.zip"),
+                            ("imitation", "chunk_*.npz")):
+        if any((run / folder).glob(pattern)):
             found.append(f"{folder}/")
     return found
+
+
+def _imitation_begun(run: Path, config: TrainConfig) -> bool:
+    """Whether a warm start was under way in `run` (games recorded, no checkpoint yet)."""
+    return config.imitation_games > 0 and any((run / "imitation").glob("chunk_*.npz"))
 
 
 def _clear_run(run: Path) -> None:
@@ -732,6 +746,7 @@ def _resumed_config(config: TrainConfig, run: Path) -> TrainConfig:
             "resume it under its own game or choose another --out"
         )
     saved.setdefault("shared_layers", 0)  # runs from before the shared trunk: two networks
+    saved.setdefault("imitation_games", 0)  # runs from before the warm start: none
     saved["progress"] = config.progress
     saved["out"] = config.out  # where the run is now, should it have been moved
     if config.steps is not None:
@@ -757,7 +772,7 @@ def train(config: TrainConfig, resume: bool = False, force: bool = False) -> Pat
     run = Path(config.out)
     if resume:
         config = _resumed_config(config, run)
-        if not resume_candidates(run):
+        if not resume_candidates(run) and not _imitation_begun(run, config):
             raise InvalidConfigError(
                 f"nothing to resume: no checkpoint in {run / 'checkpoints'}"
             )
@@ -782,11 +797,13 @@ def train(config: TrainConfig, resume: bool = False, force: bool = False) -> Pat
         vec_env = make_vec_env(config, run / "pool")
         callback = None
         try:
-            if resume:
+            if resume and resume_candidates(run):
                 model = _load_checkpoint(run, vec_env)
                 _trim_eval(run, model.num_timesteps)
-            else:
+            else:  # a new run, or one stopped during its warm start
                 model = new_model(config, vec_env, run / "tb")
+                if config.imitation_games > 0:
+                    _warm_start(model, config, run, stop)
             remaining = config.steps - model.num_timesteps
             if remaining > 0 and stop.signum is None:
                 callback = _Callbacks.make(config, run, config.steps, stop, model.num_timesteps)
@@ -818,6 +835,31 @@ def train(config: TrainConfig, resume: bool = False, force: bool = False) -> Pat
     print(summary_line(run, model.num_timesteps, time.monotonic() - started, config.eval_games),
           flush=True)
     return run
+
+
+def _warm_start(model: Any, config: TrainConfig, run: Path, stop: _Stop) -> None:
+    """Imitate the heuristic before self-play (training/imitation.py), then save the result as
+    the run's step-0 checkpoint; a signal on the way raises `TrainingInterrupted` keeping the
+    games recorded so far."""
+    from huerta.agents.heuristics import HEURISTICS
+
+    from .imitation import warm_start
+
+    if config.game not in HEURISTICS:
+        print(f"huerta train: {config.game} has no heuristic to imitate; PPO starts from random "
+              "weights", file=sys.stderr)
+        return
+    report = warm_start(
+        model, run, config.game, config.players, config.imitation_games,
+        config.imitation_epochs, config.seed, config.imitation_explore, config.gamma,
+        config.shaping, config.reward, config.game_options, progress=config.progress,
+        should_stop=lambda: stop.signum is not None,
+    )
+    if report is None:
+        assert stop.signum is not None
+        raise TrainingInterrupted(stop.signum, 0, config.steps, run / "imitation")
+    print(report.line(), flush=True)
+    _save_checkpoint(model, run, "model")
 
 
 def make_vec_env(config: TrainConfig, pool_dir: Path) -> Any:

@@ -40,6 +40,7 @@ TINY = {
     # a wall-clock checkpoint at every update in between
     "checkpoint_minutes": 1e-6,
     "pool_weights": {"snapshot": 0.0, "heuristic": 0.0, "random": 1.0},
+    "imitation_games": 0,
 }
 
 
