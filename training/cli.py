@@ -499,12 +499,13 @@ def _main_job(args: argparse.Namespace) -> int:
     if args.train_steps > 0:
         run = out / "finca-ppo"
         shutil.rmtree(run, ignore_errors=True)
-        print(f"1. self-play training on finca (2 players) for {args.train_steps} steps -> {run}")
+        print(f"1. training on finca (2 players): 200 games of the heuristic imitated, then "
+              f"{args.train_steps} steps of self-play -> {run}")
         config = TrainConfig(
             game="finca", players=2, steps=args.train_steps, seed=args.seed, out=str(run),
             eval_every=max(args.train_steps // 4, 1), eval_games=20,
             snapshot_every=max(args.train_steps // 5, 1),
-            checkpoint_every=max(args.train_steps // 2, 1),
+            checkpoint_every=max(args.train_steps // 2, 1), imitation_games=200,
         )
         train(config)
         codes_by_game["finca"] = [f"ppo:{run}"]
@@ -532,13 +533,17 @@ def _train(args: argparse.Namespace) -> int:
     from huerta.envs.core.registry import resolve_game
 
     if args.backend == "rllib":
+        if args.imitation_games is not None:
+            raise InvalidConfigError("--imitation-games is a setting of --backend sb3 (the "
+                                     "RLlib backend starts from random weights)")
         return _train_rllib(args)
     if args.ray_address is not None or args.env_runners is not None:
         raise InvalidConfigError("--ray-address and --env-runners need --backend rllib")
     from .train import TrainConfig, TrainingInterrupted, train
 
     resolve_game(args.game, args.players)  # alpujarras-solo --players 2 is refused
-    config = TrainConfig(**_train_settings(args, TrainConfig.from_file, f"runs/{args.game}"))
+    config = TrainConfig(**_train_settings(args, TrainConfig.from_file, f"runs/{args.game}",
+                                           extra=("imitation_games",)))
     try:
         run = train(config, resume=args.resume, force=args.force)
     except TrainingInterrupted as exc:
@@ -837,6 +842,9 @@ def build_parser() -> argparse.ArgumentParser:
     train.add_argument("--envs", type=_int_range(1, 4096),
                        help="games played at once, stepped together in one process (default 64)")
     train.add_argument("--seed", type=SEED)
+    train.add_argument("--imitation-games", type=_int_range(0, 10**7), default=None,
+                       metavar="N", help="games of the heuristic imitated before self-play "
+                       "(default 2,000; 0: PPO from random weights)")
     train.add_argument("--out", help="run folder (default runs/GAME)")
     train.add_argument("--config", help="JSON or TOML file of settings")
     resume_or_force = train.add_mutually_exclusive_group()

@@ -81,21 +81,24 @@ def test_existing_run_needs_resume_and_bad_settings_are_named(tmp_path):
         TrainConfig(game="chess").check()
 
 
-def test_the_untrained_policy_is_never_the_best_model(tmp_path, monkeypatch):
+@pytest.mark.parametrize("imitation_games", [0, 2])
+def test_the_untrained_policy_is_never_the_best_model(tmp_path, monkeypatch, imitation_games):
     import huerta.training.train as train_module
 
-    # the untrained policy scores best of all; the trained one worse: best_model is still trained
+    # step 0 scores best of all, the trained policy worse: best_model is the trained one when
+    # step 0 is untrained, the imitation of the heuristic when there was one
     rates = iter([1.0, 0.0, 0.0, 0.0, 0.0, 0.0])
     monkeypatch.setattr(train_module, "evaluate", lambda *a, **k: next(rates))
     run = train(TrainConfig(game="finca", steps=256, out=str(tmp_path / "run"),
-                            **{**TINY, "eval_every": 10_000}))
+                            **{**TINY, "eval_every": 10_000,
+                               "imitation_games": imitation_games}))
     rows = read_eval(run)
     assert rows[0]["steps"] == 0 and rows[-1]["steps"] > 0
     assert rows[0]["vs_random"] == 1.0 and rows[-1]["vs_random"] == 0.0
     from sb3_contrib import MaskablePPO
 
     best = MaskablePPO.load(str(run / "best_model.zip"))
-    assert best.num_timesteps == rows[-1]["steps"]
+    assert best.num_timesteps == (rows[-1]["steps"] if imitation_games == 0 else 0)
 
 
 def test_the_shared_trunk_is_a_setting_checked_by_name(tmp_path):
