@@ -60,27 +60,45 @@ def policy_network(model: Any) -> PolicyNetwork:
 
 
 def run_facts(run: Path) -> dict[str, Any]:
-    """How the run in `run` was trained: its command line, seed, steps, best evaluation and
-    wall time (from its first evaluation, at step 0, to its last, at the end; a resumed run's
-    pause counts too)."""
+    """How the run in `run` was trained: its command line, seed, steps, warm start, best
+    evaluation and wall time (the imitation's, then from the first evaluation, at step 0, to the
+    last, at the end; a resumed run's pause counts too)."""
+    from .train import (
+        DEFAULT_STEPS,
+        TrainConfig,
+        _best_key,
+        _rates_of,
+        _read_eval_rows,
+        best_candidates,
+    )
+
     facts: dict[str, Any] = {}
     config_path = run / "config.json"
+    imitation_path = run / "imitation.json"
+    imitation = json.loads(imitation_path.read_text()) if imitation_path.is_file() else None
     if config_path.is_file():
         config = json.loads(config_path.read_text())
         game = config.get("game")
         name = f"{game}-solo" if config.get("players") == 1 else game
-        facts["command"] = (f"huerta train {name} --seed {config.get('seed')} "
+        flags = ""
+        if config.get("steps") != DEFAULT_STEPS:
+            flags += f" --steps {config.get('steps')}"
+        if config.get("imitation_games", 0) != TrainConfig.imitation_games:
+            flags += f" --imitation-games {config.get('imitation_games', 0)}"
+        facts["command"] = (f"huerta train {name} --seed {config.get('seed')}{flags} "
                             f"--out {config.get('out') or run}")
         facts.update({k: config.get(k) for k in ("seed", "steps", "players", "net_arch",
-                                                 "shared_layers")})
-    from .train import _best_key, _rates_of, _read_eval_rows, read_eval
+                                                 "shared_layers", "imitation_games")})
+    if imitation is not None:
+        facts["imitation_agreement"] = round(imitation["agreement"], 4)
 
     _, raw = _read_eval_rows(run / "eval.csv")
     times = [datetime.datetime.fromisoformat(r["time"]) for r in raw if r.get("time")]
     if len(times) >= 2:  # the step-0 evaluation opens a run and the last one closes it
-        facts["wall_seconds"] = round((max(times) - min(times)).total_seconds())
+        warm = imitation["seconds"] if imitation is not None else 0.0
+        facts["wall_seconds"] = round((max(times) - min(times)).total_seconds() + warm)
         facts["finished"] = max(times).date().isoformat()
-    rows = [r for r in read_eval(run) if r["steps"] > 0]
+    rows = best_candidates(run)
     if rows:
         best = max(rows, key=lambda r: _best_key(_rates_of(r)))
         facts["best_steps"] = int(best["steps"])

@@ -611,7 +611,7 @@ def summary_line(run: Path, steps: int, seconds: float, games: int) -> str:
     best_model.zip holds)."""
     minutes, secs = divmod(round(seconds), 60)
     text = f"training done: {steps:,} steps, {minutes} min {secs:02d} s"
-    rows = [r for r in read_eval(run) if r["steps"] > 0] or read_eval(run)
+    rows = best_candidates(run) or read_eval(run)
     if rows:
         best = max(rows, key=lambda r: _best_key(_rates_of(r)))  # the first of the best
         text += (f"; best model at {int(best['steps']):,} steps: "
@@ -688,8 +688,15 @@ def read_eval(run: Path) -> list[dict[str, float]]:
     return rows
 
 
+def best_candidates(run: Path) -> list[dict[str, float]]:
+    """The evaluations that may be the best model: every one after step 0, and step 0 too when
+    it is an imitation of the heuristic (the untrained policy is never handed back)."""
+    imitated = (run / "imitation.json").exists()
+    return [r for r in read_eval(run) if r["steps"] > 0 or imitated]
+
+
 def _read_best(run: Path) -> tuple[float, ...] | None:
-    rows = [r for r in read_eval(run) if r["steps"] > 0]
+    rows = best_candidates(run)
     if not rows or not (run / "best_model.zip").exists():
         return None
     return max(_best_key(_rates_of(r)) for r in rows)

@@ -95,7 +95,17 @@ PARSER_REFUSALS = {
     "main-mcts-0": ["main", "--mcts", "0"],
     "train-steps-0": ["train", "finca", "--steps", "0"],
     "train-envs-0": ["train", "finca", "--envs", "0"],
+    "train-imitation-negative": ["train", "finca", "--imitation-games", "-1"],
 }
+
+
+def test_imitation_games_are_a_setting_of_the_sb3_backend(capsys):
+    code, out, err = run(["train", "finca", "--backend", "rllib", "--imitation-games", "5"],
+                         capsys)
+    assert code == 2 and out == ""
+    assert one_error_line(err, "train").endswith(
+        "--imitation-games is a setting of --backend sb3 (the RLlib backend starts from random "
+        "weights)")
 
 
 @pytest.mark.parametrize("argv", PARSER_REFUSALS.values(), ids=PARSER_REFUSALS.keys())
