@@ -835,8 +835,10 @@ def train(config: TrainConfig, resume: bool = False, force: bool = False) -> Pat
             from .plots import plot_learning_curve
 
             who = "solo against Zara" if config.players == 1 else f"{config.players} players"
+            start = (", step 0: the imitation of the heuristic"
+                     if (run / "imitation.json").exists() else "")
             plot_learning_curve(rows, run / "learning_curve.png",
-                                title=f"{config.game}, {who}")
+                                title=f"{config.game}, {who}{start}")
         except ImportError:
             pass
     print(summary_line(run, model.num_timesteps, time.monotonic() - started, config.eval_games),
