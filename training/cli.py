@@ -31,6 +31,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import functools
+import json
 import math
 import os
 import signal
@@ -551,8 +552,9 @@ def _train(args: argparse.Namespace) -> int:
         return 128 + exc.signum
     from huerta.envs.core.registry import game_label
 
-    game = game_label(config.game, config.players)
-    players = "" if game != config.game else f" --players {config.players}"
+    saved = json.loads((run / "config.json").read_text())  # a resumed run's own settings
+    game = game_label(saved["game"], saved["players"])
+    players = "" if game != saved["game"] else f" --players {saved['players']}"
     print(f"run folder: {run}")
     print(f"play it: huerta tournament {game}{players} --agents learned:{run},random")
     return 0

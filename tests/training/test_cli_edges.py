@@ -329,3 +329,16 @@ def test_output_piped_into_head_ends_quietly(tmp_path):
     assert len(result.stdout.splitlines()) == 3
     assert (tmp_path / "err.txt").read_text() == ""
     assert (tmp_path / "rc.txt").read_text().strip() == "1"
+
+
+def test_the_play_hint_of_a_resumed_solo_run_names_the_solo_game(tmp_path, capsys):
+    tiny = tmp_path / "tiny.json"
+    tiny.write_text(json.dumps({"n_steps": 32, "batch_size": 32, "n_epochs": 1, "net_arch": [8],
+                                "eval_every": 64, "eval_games": 1, "envs": 1,
+                                "imitation_games": 0}))
+    out = tmp_path / "solo"
+    common = ["--out", str(out), "--config", str(tiny), "--no-progress"]
+    hint = f"play it: huerta tournament alpujarras-solo --agents learned:{out},random"
+    for extra in (["--steps", "64"], ["--steps", "96", "--resume"]):
+        code, printed, _ = run(["train", "alpujarras-solo", *extra, *common], capsys)
+        assert code == 0 and printed.splitlines()[-1] == hint
