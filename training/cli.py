@@ -500,13 +500,14 @@ def _main_job(args: argparse.Namespace) -> int:
     if args.train_steps > 0:
         run = out / "finca-ppo"
         shutil.rmtree(run, ignore_errors=True)
-        print(f"1. training on finca (2 players): 200 games of the heuristic imitated, then "
-              f"{args.train_steps} steps of self-play -> {run}")
+        print(f"1. training on finca (2 players): {args.imitation_games} games of the heuristic "
+              f"imitated, then {args.train_steps} steps of self-play -> {run}")
         config = TrainConfig(
             game="finca", players=2, steps=args.train_steps, seed=args.seed, out=str(run),
             eval_every=max(args.train_steps // 4, 1), eval_games=20,
             snapshot_every=max(args.train_steps // 5, 1),
-            checkpoint_every=max(args.train_steps // 2, 1), imitation_games=200,
+            checkpoint_every=max(args.train_steps // 2, 1),
+            imitation_games=args.imitation_games,
         )
         train(config)
         codes_by_game["finca"] = [f"ppo:{run}"]
@@ -876,6 +877,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     main_job.add_argument("--train-steps", type=_int_range(0, 10**12), default=60_000,
                           help="self-play training steps on Finca (0: skip training)")
+    main_job.add_argument("--imitation-games", type=_int_range(0, 10**7), default=200,
+                          metavar="N", help="games of the heuristic imitated before the "
+                          "self-play training (0: none)")
     main_job.add_argument("--games", type=GAMES, default=20, help="games per line-up")
     main_job.add_argument("--mcts", type=_int_range(1, 10_000_000), default=None,
                           help="MCTS iterations per decision (default per game: "

@@ -97,7 +97,10 @@ def test_bench_and_demo_and_main_run(capsys, tmp_path):
     code, out, _ = run(["demo", "--games", "3", "--players", "2"], capsys)
     assert code == 0 and "random#1" in out
     code, out, _ = run(["main", "--train-steps", "300", "--games", "2", "--mcts", "4",
-                        "--workers", "1", "--out", str(tmp_path)], capsys)
+                        "--imitation-games", "4", "--workers", "1", "--out", str(tmp_path)],
+                       capsys)
     assert code == 0 and "mcts:4" in out and (tmp_path / "finca" / "table.txt").exists()
     assert f"ppo:{tmp_path / 'finca-ppo'}" in out
     assert (tmp_path / "finca-ppo" / "best_model.zip").exists()
+    assert "4 games of the heuristic imitated" in out
+    assert '"games": 4' in (tmp_path / "finca-ppo" / "imitation.json").read_text()
