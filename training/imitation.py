@@ -28,11 +28,13 @@ import os
 import signal
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+from .train import _replace_from, _temporary
 
 CHUNK_GAMES = 20  # games per recorded file (the unit of parallel work and of resuming)
 HELD_OUT_EVERY = 10  # every tenth game is held out of the fit and measures agreement
@@ -58,11 +60,13 @@ class Positions:
     @staticmethod
     def concatenate(parts: list[Positions]) -> Positions:
         return Positions(*(np.concatenate([getattr(p, f) for p in parts])
-                           for f in ("observations", "masks", "actions", "returns", "games")))
+                           for f in _POSITION_FIELDS))
 
     def select(self, rows: np.ndarray) -> Positions:
-        return Positions(self.observations[rows], self.masks[rows], self.actions[rows],
-                         self.returns[rows], self.games[rows])
+        return Positions(*(getattr(self, f)[rows] for f in _POSITION_FIELDS))
+
+
+_POSITION_FIELDS = tuple(f.name for f in fields(Positions))
 
 
 @dataclass
@@ -148,34 +152,26 @@ def record_chunk(
 
 
 def _save_chunk(path: Path, positions: Positions) -> None:
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        with open(tmp, "wb") as f:
-            np.savez_compressed(f, **asdict(positions))
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
+    """Write a chunk whole (a temporary file renamed, as every run file is)."""
+    _replace_from(_temporary(path), path,
+                  lambda f: np.savez_compressed(f, **asdict(positions)))
 
 
 def _load_chunk(path: Path) -> Positions | None:
     """A recorded chunk, or None when the file is damaged (it is then played again)."""
     try:
         with np.load(path) as data:
-            return Positions(*(data[f] for f in ("observations", "masks", "actions", "returns",
-                                                  "games")))
+            return Positions(*(data[f] for f in _POSITION_FIELDS))
     except Exception:  # a torn or foreign file: record that chunk again
         return None
 
 
-def _record_job(job: tuple) -> tuple[int, int, Path]:
-    """Play and save one chunk (in a worker process): (chunk, games, file)."""
+def _record_job(job: tuple) -> tuple[int, int, Positions]:
+    """Play and save one chunk (in a worker process): (chunk, games, its positions)."""
     folder, game, players, chunk, games, common = job
-    path = Path(folder) / f"chunk_{chunk:05d}.npz"
-    _save_chunk(path, record_chunk(game, players, chunk, games, *common))
-    return chunk, games, path
+    positions = record_chunk(game, players, chunk, games, *common)
+    _save_chunk(Path(folder) / f"chunk_{chunk:05d}.npz", positions)
+    return chunk, games, positions
 
 
 def _ignore_sigint() -> None:
@@ -213,15 +209,14 @@ def record(
             for job in jobs:
                 if should_stop():
                     return None
-                chunk, played, path = _record_job(job)
-                loaded[chunk] = _load_chunk(path)
+                chunk, played, loaded[chunk] = _record_job(job)
                 if bar is not None:
                     bar.update(played)
         else:
             ctx = multiprocessing.get_context("spawn")
             with ctx.Pool(workers, initializer=_ignore_sigint) as pool:
-                for chunk, played, path in pool.imap_unordered(_record_job, jobs):
-                    loaded[chunk] = _load_chunk(path)
+                for chunk, played, positions in pool.imap_unordered(_record_job, jobs):
+                    loaded[chunk] = positions
                     if bar is not None:
                         bar.update(played)
                     if should_stop():

@@ -548,8 +548,7 @@ class _Callbacks:
                 key = _best_key(rates)
                 # the untrained policy (step 0) is the curve's start, never the best model;
                 # an imitation of the heuristic may be
-                imitated = (run / "imitation.json").exists()
-                best = (steps > 0 or imitated) and (self.best is None or key > self.best)
+                best = (steps > 0 or _imitated(run)) and (self.best is None or key > self.best)
                 if best:
                     self.best = key
                     save_model(self.model, run / "best_model.zip")
@@ -688,10 +687,15 @@ def read_eval(run: Path) -> list[dict[str, float]]:
     return rows
 
 
+def _imitated(run: Path) -> bool:
+    """Whether the run's step 0 is an imitation of the heuristic (its report is written)."""
+    return (run / "imitation.json").exists()
+
+
 def best_candidates(run: Path) -> list[dict[str, float]]:
     """The evaluations that may be the best model: every one after step 0, and step 0 too when
     it is an imitation of the heuristic (the untrained policy is never handed back)."""
-    imitated = (run / "imitation.json").exists()
+    imitated = _imitated(run)
     return [r for r in read_eval(run) if r["steps"] > 0 or imitated]
 
 
@@ -835,8 +839,7 @@ def train(config: TrainConfig, resume: bool = False, force: bool = False) -> Pat
             from .plots import plot_learning_curve
 
             who = "solo against Zara" if config.players == 1 else f"{config.players} players"
-            start = (", step 0: the imitation of the heuristic"
-                     if (run / "imitation.json").exists() else "")
+            start = ", step 0: the imitation of the heuristic" if _imitated(run) else ""
             plot_learning_curve(rows, run / "learning_curve.png",
                                 title=f"{config.game}, {who}{start}")
         except ImportError:
@@ -850,8 +853,6 @@ def _warm_start(model: Any, config: TrainConfig, run: Path, stop: _Stop) -> None
     """Imitate the heuristic before self-play (training/imitation.py), then save the result as
     the run's step-0 checkpoint; a signal on the way raises `TrainingInterrupted` keeping the
     games recorded so far."""
-    from huerta.agents.heuristics import HEURISTICS
-
     from .imitation import warm_start
 
     if config.game not in HEURISTICS:

@@ -30,8 +30,7 @@ from huerta.training.train import (
 
 
 def _same(a: imitation.Positions, b: imitation.Positions) -> bool:
-    return all(np.array_equal(getattr(a, f), getattr(b, f))
-               for f in ("observations", "masks", "actions", "returns", "games"))
+    return all(np.array_equal(getattr(a, f), getattr(b, f)) for f in imitation._POSITION_FIELDS)
 
 
 @pytest.mark.parametrize("game, players", [("finca", 2), ("alpujarras", 1), ("mi_tierra", 3)])
@@ -135,23 +134,23 @@ def test_a_run_interrupted_while_imitating_resumes_without_replaying(tmp_path, m
                 "n_epochs": 1, "net_arch": [16], "eval_every": 128, "eval_games": 2,
                 "progress": False, "imitation_games": 2 * imitation.CHUNK_GAMES,
                 "imitation_epochs": 1}
-    real_load = imitation._load_chunk
-    loads = []
+    real_save = imitation._save_chunk
+    saves = []
 
-    def load_then_interrupt(path: Path):  # Ctrl-C right after the first chunk is written
-        loads.append(path)
-        if len(loads) == 1:
+    def save_then_interrupt(path: Path, positions):  # Ctrl-C right after the first chunk
+        real_save(path, positions)
+        saves.append(path)
+        if len(saves) == 1:
             os.kill(os.getpid(), signal.SIGINT)
-        return real_load(path)
 
-    monkeypatch.setattr(imitation, "_load_chunk", load_then_interrupt)
+    monkeypatch.setattr(imitation, "_save_chunk", save_then_interrupt)
     monkeypatch.setattr(imitation.os, "cpu_count", lambda: 1)  # one process: a known order
     with pytest.raises(TrainingInterrupted, match="imitation") as caught:
         train(TrainConfig(out=str(out), **settings))
     assert caught.value.signum == signal.SIGINT and caught.value.steps == 0
     assert [p.name for p in (out / "imitation").glob("chunk_*.npz")] == ["chunk_00000.npz"]
     assert not resume_candidates(out)
-    monkeypatch.setattr(imitation, "_load_chunk", real_load)
+    monkeypatch.setattr(imitation, "_save_chunk", real_save)
     # --force is not needed: the run resumes from the recorded games
     run = train(TrainConfig(game="finca", out=str(out), progress=False), resume=True)
     report = (run / "imitation.json").read_text()
