@@ -177,6 +177,27 @@ def load_policy(path: str | Path) -> PolicyNetwork:
 SEARCH_MAX_SAMPLES = 1000
 
 
+def load_model(path: str | Path) -> Any:
+    """The model in `path`: an afterstate value (`huerta.agents.afterstate.ValueNetwork`, what
+    an afterstate run trains) or a policy network; each read once per process while the file
+    is unchanged."""
+    from .afterstate import ValueNetwork, is_value_file
+
+    path = Path(path)
+    try:
+        stat = path.stat()
+    except OSError:
+        raise InvalidConfigError(f"no policy file at {path}") from None
+    key = (str(path.resolve()), stat.st_size, stat.st_mtime_ns)
+    if key not in _NETWORKS:
+        if not is_value_file(path):
+            return load_policy(path)
+        if len(_NETWORKS) >= 8:
+            _NETWORKS.pop(next(iter(_NETWORKS)))
+        _NETWORKS[key] = ValueNetwork.load(path)
+    return _NETWORKS[key]
+
+
 def learned_options(arg: str | None) -> tuple[str | None, int | None]:
     """(policy path or None for the shipped one, rollout samples or None for no search) of the
     part after `learned:`: nothing, PATH, `search` or `search:SAMPLES`."""
@@ -243,7 +264,9 @@ def learned_version(game: str, arg: str | None, digits: int = 12) -> str:
 class LearnedAgent(Agent):
     """Plays the likeliest legal action of a policy network (see the module docstring), or with
     `samples`, the best of its likeliest actions after rollouts of the policy itself
-    (`learned:search`, `policy_rollouts.py`).
+    (`learned:search`, `policy_rollouts.py`). A file that holds an afterstate value (what an
+    afterstate run trains: the shipped Finca and Alpujarras agents) plays as
+    `huerta.agents.afterstate.AfterstateAgent`, the heuristic's search judged by that value.
 
     With no `path`, the shipped policy of `game`: the solo game's own at one seat, else the
     game's 2-player policy; the seat count is read from the game view at the first decision
@@ -260,19 +283,38 @@ class LearnedAgent(Agent):
         self.arg = path
         self.samples = samples
         self.players = players
-        self.network: PolicyNetwork | None = None
+        self.network: Any = None
+        self.searcher: Agent | None = None  # the afterstate agent of a value file
         if path is not None or players is not None:
             self.network = self._load(players or 2)
 
-    def _load(self, players: int) -> PolicyNetwork:
-        network = load_policy(learned_policy_path(self.game, self.arg, players))
+    def reset(self, seed: int | None = None) -> None:
+        super().reset(seed)
+        if self.searcher is not None:
+            self.searcher.reset(int(self.rng.integers(2**63 - 1)))
+
+    def _load(self, players: int) -> Any:
+        from .afterstate import AfterstateAgent, ValueNetwork
+
+        network = load_model(learned_policy_path(self.game, self.arg, players))
         network.check_game(self.game)
+        self.searcher = None
+        if isinstance(network, ValueNetwork):
+            if self.samples is not None:
+                raise InvalidConfigError(
+                    f"learned:search plays rollouts of a policy network; the learned agent of "
+                    f"{self.game} is an afterstate value, which searches on its own (play it "
+                    "as `learned`)")
+            self.searcher = AfterstateAgent(seed=int(self.rng.integers(2**63 - 1)),
+                                            network=network, game=self.game)
         return network
 
     def act(self, observation: dict[str, np.ndarray], view: PlayerView | None = None) -> int:
         players = view.num_players if view is not None else (self.players or 2)
         if self.network is None or (self.arg is None and players != self.players):
             self.network, self.players = self._load(players), players
+        if self.searcher is not None:
+            return self.searcher.act(observation, view)
         if self.samples is not None and view is not None:
             from .policy_rollouts import best_by_rollouts
 

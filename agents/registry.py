@@ -200,13 +200,14 @@ def check_ppo_file(path: Path, game: str | None = None) -> None:
 
 
 def _check_learned(game: str | None, arg: str | None) -> None:
-    """`learned[:PATH]`: the policy file exists, reads as a policy and fits `game`."""
-    from .learned import learned_options, learned_policy_path, load_policy
+    """`learned[:PATH]`: the file exists, reads as a policy or an afterstate value and fits
+    `game`."""
+    from .learned import learned_options, learned_policy_path, load_model
 
     path, _ = learned_options(arg)  # a bad search:SAMPLES is refused, naming what it takes
     if game is None and path is None:
         return
-    network = load_policy(learned_policy_path(game or "", arg, 2))
+    network = load_model(learned_policy_path(game or "", arg, 2))
     if game is not None:
         network.check_game(game)
 

@@ -507,7 +507,7 @@ def _main_job(args: argparse.Namespace) -> int:
             eval_every=max(args.train_steps // 4, 1), eval_games=20,
             snapshot_every=max(args.train_steps // 5, 1),
             checkpoint_every=max(args.train_steps // 2, 1),
-            imitation_games=args.imitation_games,
+            imitation_games=args.imitation_games, method="ppo",
         )
         train(config)
         codes_by_game["finca"] = [f"ppo:{run}"]
@@ -538,6 +538,9 @@ def _train(args: argparse.Namespace) -> int:
         if args.imitation_games is not None:
             raise InvalidConfigError("--imitation-games is a setting of --backend sb3 (the "
                                      "RLlib backend starts from random weights)")
+        if args.method is not None or args.value_games is not None:
+            raise InvalidConfigError("--method and --value-games are settings of --backend "
+                                     "sb3 (the RLlib backend trains PPO)")
         return _train_rllib(args)
     if args.ray_address is not None or args.env_runners is not None:
         raise InvalidConfigError("--ray-address and --env-runners need --backend rllib")
@@ -545,7 +548,18 @@ def _train(args: argparse.Namespace) -> int:
 
     resolve_game(args.game, args.players)  # alpujarras-solo --players 2 is refused
     config = TrainConfig(**_train_settings(args, TrainConfig.from_file, f"runs/{args.game}",
-                                           extra=("imitation_games",)))
+                                           extra=("imitation_games", "method", "value_games")))
+    if not args.resume:
+        config.check()  # the method: the one given, else the game's
+        ppo_only = [flag for flag, value in (("--steps", args.steps), ("--envs", args.envs),
+                                             ("--imitation-games", args.imitation_games))
+                    if value is not None]
+        if config.method == "afterstate" and ppo_only:
+            raise InvalidConfigError(
+                f"{', '.join(ppo_only)}: setting(s) of --method ppo; {config.game} trains "
+                "--method afterstate here (heuristic games and a value: --value-games)")
+        if config.method == "ppo" and args.value_games is not None:
+            raise InvalidConfigError("--value-games is a setting of --method afterstate")
     try:
         run = train(config, resume=args.resume, force=args.force)
     except TrainingInterrupted as exc:
@@ -848,6 +862,13 @@ def build_parser() -> argparse.ArgumentParser:
     train.add_argument("--imitation-games", type=_int_range(0, 10**7), default=None,
                        metavar="N", help="games of the heuristic imitated before self-play "
                        "(default 2,000; 0: PPO from random weights)")
+    train.add_argument("--method", choices=("ppo", "afterstate"), default=None,
+                       help="ppo: MaskablePPO self-play (Mi Tierra's default); afterstate: the "
+                       "heuristic's one-turn search judged by a value learned from its games "
+                       "(Finca's and Alpujarras' default)")
+    train.add_argument("--value-games", type=_int_range(1, 10**7), default=None, metavar="N",
+                       help="with --method afterstate: heuristic games recorded (default "
+                       "2,000; fitted and evaluated at a quarter, a half and all of them)")
     train.add_argument("--out", help="run folder (default runs/GAME)")
     train.add_argument("--config", help="JSON or TOML file of settings")
     resume_or_force = train.add_mutually_exclusive_group()

@@ -116,6 +116,8 @@ def export_policy(source: str | Path, out: str | Path | None = None,
     from sb3_contrib import MaskablePPO
 
     source = Path(source)
+    if source.is_dir() and (source / "afterstate.json").is_file():
+        return _export_value(source, out, dtype)
     if not source.exists():
         raise InvalidConfigError(f"{source}: no run folder or MaskablePPO .zip there")
     if source.is_dir() and not any((source / n).is_file()
@@ -153,5 +155,25 @@ def export_policy(source: str | Path, out: str | Path | None = None,
     partial = out.with_name(out.name + ".partial.npz")
     np.savez_compressed(partial, about=np.array(json.dumps(about)), **arrays)
     PolicyNetwork(partial)  # the file reads back as a policy before it takes the name
+    os.replace(partial, out)
+    return out
+
+
+def _export_value(run: Path, out: str | Path | None, dtype: str) -> Path:
+    """An afterstate run's best value (its best_policy.npz, written by the run with how it was
+    trained) copied to `out`, in `dtype`."""
+    from huerta.agents.afterstate import ValueNetwork
+
+    best = run / "best_policy.npz"
+    if not best.is_file():
+        raise InvalidConfigError(f"{run}: no best_policy.npz yet (the afterstate run has not "
+                                 "finished an evaluation; continue it with --resume)")
+    network = ValueNetwork.load(best)
+    network.about.update({"dtype": dtype, "exported": datetime.date.today().isoformat()})
+    out = Path(out) if out is not None else best
+    out.parent.mkdir(parents=True, exist_ok=True)
+    partial = out.with_name(out.name + ".partial.npz")
+    network.save(partial, dtype=dtype)
+    ValueNetwork.load(partial)  # the file reads back before it takes the name
     os.replace(partial, out)
     return out

@@ -14,29 +14,26 @@ A share `explore` of the moves actually played is random (the label stays the he
 choice), so the learner also sees positions the heuristic's own play never reaches and learns
 how the heuristic would recover from them: the idea of DAgger, at the cost of one random draw.
 
-The games are recorded in chunks of `CHUNK_GAMES`, each written whole to `<run>/imitation/`
-as soon as it is played and each seeded by its index alone, so an interrupted run keeps every
-finished chunk, a resumed one plays only the missing ones, and the data are the same for any
-number of worker processes. Held-out games (one in ten) measure the agreement reported.
+The games are recorded in resumable chunks in `<run>/imitation/` (`chunks.py`): an interrupted
+run keeps every finished chunk, a resumed one plays only the missing ones, and the data are the
+same for any number of worker processes. Held-out games (one in ten) measure the agreement reported.
 """
 
 from __future__ import annotations
 
 import json
-import multiprocessing
 import os
-import signal
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, fields
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from .train import _replace_from, _temporary
+from .chunks import CHUNK_GAMES, chunk_seed, record_chunks
 
-CHUNK_GAMES = 20  # games per recorded file (the unit of parallel work and of resuming)
 HELD_OUT_EVERY = 10  # every tenth game is held out of the fit and measures agreement
 BATCH_SIZE = 512
 LEARNING_RATE = 1e-3
@@ -91,10 +88,6 @@ class ImitationReport:
 
 
 # --- recording -----------------------------------------------------------------------------------
-def _chunk_seed(seed: int, chunk: int) -> int:
-    return int(np.random.SeedSequence([seed, chunk]).generate_state(1, np.uint64)[0] >> 1)
-
-
 def record_chunk(
     game: str, players: int, chunk: int, games: int, seed: int, explore: float, gamma: float,
     shaping: float, reward: str, options: dict[str, Any],
@@ -107,7 +100,7 @@ def record_chunk(
     from huerta.envs.core.registry import get_game
 
     spec = get_game(game)
-    rng = np.random.default_rng(_chunk_seed(seed, chunk))
+    rng = np.random.default_rng(chunk_seed(seed, chunk))
     parts: list[Positions] = []
     for g in range(games):
         index = chunk * CHUNK_GAMES + g
@@ -151,33 +144,6 @@ def record_chunk(
     return Positions.concatenate(parts)
 
 
-def _save_chunk(path: Path, positions: Positions) -> None:
-    """Write a chunk whole (a temporary file renamed, as every run file is)."""
-    _replace_from(_temporary(path), path,
-                  lambda f: np.savez_compressed(f, **asdict(positions)))
-
-
-def _load_chunk(path: Path) -> Positions | None:
-    """A recorded chunk, or None when the file is damaged (it is then played again)."""
-    try:
-        with np.load(path) as data:
-            return Positions(*(data[f] for f in _POSITION_FIELDS))
-    except Exception:  # a torn or foreign file: record that chunk again
-        return None
-
-
-def _record_job(job: tuple) -> tuple[int, int, Positions]:
-    """Play and save one chunk (in a worker process): (chunk, games, its positions)."""
-    folder, game, players, chunk, games, common = job
-    positions = record_chunk(game, players, chunk, games, *common)
-    _save_chunk(Path(folder) / f"chunk_{chunk:05d}.npz", positions)
-    return chunk, games, positions
-
-
-def _ignore_sigint() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
 def record(
     folder: Path, game: str, players: int, games: int, seed: int, explore: float = 0.1,
     gamma: float = 0.995, shaping: float = 0.0, reward: str = "win_loss",
@@ -187,45 +153,18 @@ def record(
     """The heuristic's `games` games, from the chunks in `folder` and those played now (in
     `workers` processes); None when `should_stop()` turned true before all were recorded
     (what was finished stays in `folder`)."""
-    folder.mkdir(parents=True, exist_ok=True)
-    chunks = (games + CHUNK_GAMES - 1) // CHUNK_GAMES
-    loaded: dict[int, Positions] = {}
-    for c in range(chunks):
-        path = folder / f"chunk_{c:05d}.npz"
-        if path.exists() and (part := _load_chunk(path)) is not None:
-            loaded[c] = part
-    common = (seed, explore, gamma, shaping, reward, options or {})
-    jobs = [(str(folder), game, players, c, min(CHUNK_GAMES, games - c * CHUNK_GAMES), common)
-            for c in range(chunks) if c not in loaded]
-    workers = max(1, min(workers or os.cpu_count() or 1, len(jobs)))
-    bar = None
-    if progress and jobs:
-        from tqdm import tqdm
+    play = partial(_play_chunk, game, players, seed, explore, gamma, shaping, reward,
+                   options or {})
+    return record_chunks(folder, games, play, Positions, workers=workers,
+                         progress="imitation: heuristic games" if progress else "",
+                         should_stop=should_stop)
 
-        bar = tqdm(total=games, initial=games - sum(job[4] for job in jobs),
-                   desc="imitation: heuristic games", unit="game")
-    try:
-        if workers == 1 or len(jobs) <= 1:
-            for job in jobs:
-                if should_stop():
-                    return None
-                chunk, played, loaded[chunk] = _record_job(job)
-                if bar is not None:
-                    bar.update(played)
-        else:
-            ctx = multiprocessing.get_context("spawn")
-            with ctx.Pool(workers, initializer=_ignore_sigint) as pool:
-                for chunk, played, positions in pool.imap_unordered(_record_job, jobs):
-                    loaded[chunk] = positions
-                    if bar is not None:
-                        bar.update(played)
-                    if should_stop():
-                        pool.terminate()
-                        return None
-    finally:
-        if bar is not None:
-            bar.close()
-    return Positions.concatenate([loaded[c] for c in range(chunks)])
+
+def _play_chunk(game: str, players: int, seed: int, explore: float, gamma: float,
+                shaping: float, reward: str, options: dict[str, Any], chunk: int,
+                games: int) -> Positions:
+    return record_chunk(game, players, chunk, games, seed, explore, gamma, shaping, reward,
+                        options)
 
 
 # --- fitting -------------------------------------------------------------------------------------

@@ -59,10 +59,12 @@ def plot_tournament(result: TournamentResult, path: Path) -> Path:
 
 
 def plot_learning_curve(
-    rows: list[dict[str, float]], path: Path, title: str = "learning curve"
+    rows: list[dict[str, float]], path: Path, title: str = "learning curve",
+    x_label: str = "training steps (learner decisions)",
 ) -> Path:
-    """Evaluation win rates (against random and the heuristic, or Zara) over training steps,
-    each with its 95% Wilson band when the rows say how many games it took."""
+    """Evaluation win rates (against random and the heuristic, or Zara) over training steps
+    (or what `x_label` names: an afterstate run's recorded games), each with its 95% Wilson
+    band when the rows say how many games it took."""
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=(7, 4))
     steps = [r["steps"] for r in rows]
@@ -77,7 +79,7 @@ def plot_learning_curve(
             ax.fill_between(steps, [100 * lo for lo, _ in bands], [100 * hi for _, hi in bands],
                             color=line.get_color(), alpha=0.15, linewidth=0)
     ax.set_ylim(0, 100)
-    ax.set_xlabel("training steps (learner decisions)")
+    ax.set_xlabel(x_label)
     ax.set_ylabel("win rate, % (band: 95% Wilson interval)")
     ax.set_title(title)
     ax.grid(alpha=0.3)

@@ -288,6 +288,7 @@ class RLlibTrainConfig(TrainConfig):
     """
 
     backend: str = "rllib"
+    method: str = "ppo"  # the RLlib trainer trains PPO only
     shared_layers: int = 0  # RLlib's default modules: separate policy and value networks
     env_runners: int = 0
     snapshot_win_rate: float | None = None
@@ -298,6 +299,8 @@ class RLlibTrainConfig(TrainConfig):
         super().check()
         if self.backend != "rllib":
             _refuse("backend", self.backend, '"rllib" (this is the RLlib trainer\'s settings)')
+        if self.method != "ppo":
+            _refuse("method", self.method, '"ppo" with the RLlib backend')
         if self.shared_layers != 0:
             _refuse("shared_layers", self.shared_layers,
                     "0 with the RLlib backend (its modules keep separate networks)")

@@ -65,6 +65,7 @@ from .selfplay import BatchedPolicy, PoolWeights, SnapshotAgent
 TRAIN_ALIASES: dict[str, tuple[str, int]] = {"alpujarras-solo": ("alpujarras", 1)}
 
 DEFAULT_STEPS = 600_000  # the target of a new run that names none
+METHODS = ("ppo", "afterstate")  # TrainConfig.method
 AUTO_CHECKPOINTS_KEPT = 2  # auto_<steps>.zip files kept (model_<steps>.zip are all kept)
 
 
@@ -102,6 +103,13 @@ class TrainConfig:
     imitation_games: int = 2000
     imitation_epochs: int = 10
     imitation_explore: float = 0.1  # share of the recorded moves played at random
+    # how to train: "ppo" (MaskablePPO self-play, the settings above and below) or "afterstate"
+    # (the heuristic's search with a learned value, training/afterstate.py: the value_*
+    # settings); "": the game's (GameSpec.training_methods, else "ppo")
+    method: str = ""
+    value_games: int = 2000  # heuristic games recorded (the curve's last point)
+    value_horizon: int = 6  # turns ahead whose heuristic margin is a position's target
+    value_epochs: int = 10
     # self-play
     snapshot_every: int = 100_000
     # opponent kinds' weights; None or kinds left out: the game's (GameSpec.training_pool),
@@ -170,6 +178,16 @@ class TrainConfig:
             _refuse("reward", self.reward, "one of " + ", ".join(REWARD_MODES))
         if not isinstance(self.progress, bool):
             _refuse("progress", self.progress, "true or false")
+        if self.method == "":
+            self.method = spec.training_methods.get(self.players, "ppo")
+        if self.method not in METHODS:
+            _refuse("method", self.method, "one of " + ", ".join(METHODS))
+        if self.method == "afterstate":
+            from huerta.agents.afterstate import GAMES
+
+            if spec.name not in GAMES:
+                raise InvalidConfigError(f"method=afterstate: no afterstate agent for "
+                                         f"{spec.name}; games with one: {', '.join(GAMES)}")
         if (not isinstance(self.net_arch, (list, tuple)) or not self.net_arch
                 or not all(_is_int(n) and n >= 1 for n in self.net_arch)):
             _refuse("net_arch", self.net_arch, "a non-empty list of layer sizes (integers >= 1)")
@@ -203,6 +221,7 @@ _INT_FIELDS: tuple[tuple[str, int, int | None], ...] = (
     ("n_steps", 2, None), ("batch_size", 2, None), ("n_epochs", 1, None),
     ("snapshot_every", 1, None), ("checkpoint_every", 1, None), ("eval_every", 1, None),
     ("eval_games", 1, None), ("imitation_games", 0, None), ("imitation_epochs", 1, None),
+    ("value_games", 1, None), ("value_horizon", 0, None), ("value_epochs", 1, None),
 )
 # (field, minimum, maximum or None, minimum excluded): real-number settings
 _FLOAT_FIELDS: tuple[tuple[str, float, float | None, bool], ...] = (
@@ -708,15 +727,16 @@ def _read_best(run: Path) -> tuple[float, ...] | None:
 
 # --- the run folder ------------------------------------------------------------------------------
 _RUN_FILES = ("config.json", "eval.csv", "best_model.zip", "final_model.zip", "best_policy.npz",
-              "learning_curve.png", "imitation.json")
-_RUN_FOLDERS = ("checkpoints", "pool", "tb", "imitation")
+              "learning_curve.png", "imitation.json", "afterstate.json")
+_RUN_FOLDERS = ("checkpoints", "pool", "tb", "imitation", "afterstate", "values")
 
 
 def _run_evidence(run: Path) -> list[str]:
     """What in `run` belongs to a training run (empty when there is none)."""
     found = [name for name in _RUN_FILES if (run / name).exists()]
     for folder, pattern in (("checkpoints", "*.zip"), ("pool", "*.zip"),
-                            ("imitation", "chunk_*.npz")):
+                            ("imitation", "chunk_*.npz"), ("afterstate", "chunk_*.npz"),
+                            ("values", "*.npz")):
         if any((run / folder).glob(pattern)):
             found.append(f"{folder}/")
     return found
@@ -758,6 +778,7 @@ def _resumed_config(config: TrainConfig, run: Path) -> TrainConfig:
         )
     saved.setdefault("shared_layers", 0)  # runs from before the shared trunk: two networks
     saved.setdefault("imitation_games", 0)  # runs from before the warm start: none
+    saved.setdefault("method", "ppo")  # runs from before the afterstate method
     saved["progress"] = config.progress
     saved["out"] = config.out  # where the run is now, should it have been moved
     if config.steps is not None:
@@ -783,7 +804,11 @@ def train(config: TrainConfig, resume: bool = False, force: bool = False) -> Pat
     run = Path(config.out)
     if resume:
         config = _resumed_config(config, run)
-        if not resume_candidates(run) and not _imitation_begun(run, config):
+        if config.method == "afterstate":
+            if not _run_evidence(run):
+                raise InvalidConfigError(f"nothing to resume: no recorded games in "
+                                         f"{run / 'afterstate'}")
+        elif not resume_candidates(run) and not _imitation_begun(run, config):
             raise InvalidConfigError(
                 f"nothing to resume: no checkpoint in {run / 'checkpoints'}"
             )
@@ -797,11 +822,21 @@ def train(config: TrainConfig, resume: bool = False, force: bool = False) -> Pat
             )
         if evidence:
             _clear_run(run)
-    for sub in _RUN_FOLDERS:
+    folders = (("afterstate", "values") if config.method == "afterstate"
+               else ("checkpoints", "pool", "tb", "imitation"))
+    for sub in folders:
         (run / sub).mkdir(parents=True, exist_ok=True)
     _write_text(run / "config.json", json.dumps(asdict(config), indent=2) + "\n")
 
     stop = _Stop()
+    if config.method == "afterstate":
+        from .afterstate import summary_text, train_afterstate
+
+        with _signals_caught(stop):
+            games, _ = train_afterstate(config, run, stop)
+        print(summary_text(run, games, time.monotonic() - started, config.eval_games),
+              flush=True)
+        return run
     from .threads import one_blas_thread
 
     with _signals_caught(stop), one_blas_thread():

@@ -74,7 +74,7 @@ farmers and channels to choose from), a solo one about 35 ms.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -976,6 +976,66 @@ class AlpujarrasHeuristic(Agent):
         return best_actions[0]
 
 
+def afterstate_turn(
+    state: AlpujarrasState, me: int, judge: Callable[[list[AlpujarrasState]], np.ndarray],
+    rng: np.random.Generator,
+) -> list[int]:
+    """The turn of `me` whose resulting position `judge` (positions -> a value each) rates
+    best, searched as `AlpujarrasHeuristic.best_turn` searches (the same turns, the noria spends
+    added to the `SPEND_BEAM` best), each turn judged once it has ended: the learned afterstate
+    agent's search (`huerta.agents.afterstate`). A solo turn is judged by the mean over
+    `ROLL_SAMPLES` of Zara's futures (die rolls drawn with `rng`). Returns the plan up to the
+    first irrigation that draws a hidden crop token (`_until_chance`); empty when there is
+    nothing to choose."""
+    state = state.clone()
+    state.invalidate()
+    solo = state.solo
+    samples = ([rng.integers(1, C.DIE_SIDES + 1, size=len(state.rolls)).tolist()
+                for _ in range(ROLL_SAMPLES)] if solo and state.rolls else [[]])
+
+    def ended(actions: list[int], result: AlpujarrasState) -> list[AlpujarrasState]:
+        if actions[-1] != END_TURN or result.terminal or result.phase != _P_ACTION:
+            return [result]
+        futures = []
+        for rolls in samples:
+            after = result.clone()
+            if rolls:
+                after.rolls = list(rolls)
+            after.apply(END_TURN)
+            futures.append(after)
+        return futures
+
+    def rate(turns: list[tuple[list[int], AlpujarrasState]]) -> np.ndarray:
+        positions = [ended(actions, result) for actions, result in turns]
+        values = judge([p for group in positions for p in group])
+        sizes = np.array([len(group) for group in positions])
+        return np.add.reduceat(values, np.cumsum(sizes) - sizes) / sizes
+
+    value = solo_value if solo else position_value
+    need = fruit_need(state, me, (lambda s, _: value(s)) if solo else value)
+    turns = list(complete_turns(state.clone(), me, before_end=True, need=need, spend=solo))
+    if not turns:
+        return []
+    values = rate(turns)
+    if not solo:  # the spends, added to the best turns without them
+        more_turns = []
+        for k in np.argsort(-values, kind="stable")[:SPEND_BEAM]:
+            actions = turns[k][0]
+            if actions[-1] != END_TURN:
+                continue
+            pre = state.clone()
+            for a in actions[:-1]:
+                pre.apply(a)
+            if pre.phase != _P_ACTION or not pre.norias[me]:
+                continue
+            more_turns += [(actions[:-1] + more, result) for more, result in complete_turns(
+                pre, me, before_end=True, need=need, limit=MAX_NODES // SPEND_BEAM)]
+        if more_turns:
+            turns += more_turns
+            values = np.concatenate([values, rate(more_turns)])
+    return _until_chance(state, turns[int(np.argmax(values))][0])
+
+
 def _until_chance(state: AlpujarrasState, actions: list[int]) -> list[int]:
     """The plan up to and including the first irrigation that draws a crop token (its kind is
     hidden, so the rest of the turn is planned again once it is known)."""
@@ -987,6 +1047,6 @@ def _until_chance(state: AlpujarrasState, actions: list[int]) -> list[int]:
 
 
 __all__ = [
-    "AlpujarrasHeuristic", "Weights", "complete_turns", "delivery_potential", "position_value",
-    "solo_value", "track_facts",
+    "AlpujarrasHeuristic", "Weights", "afterstate_turn", "complete_turns", "delivery_potential",
+    "position_value", "solo_value", "track_facts",
 ]

@@ -18,7 +18,7 @@ farmers earn carts when they move) and for fruit types not yet held.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import numpy as np
 
@@ -115,6 +115,22 @@ def complete_turns(
             child = s.clone()
             child.apply(action)
             stack.append(([*actions, action], child))
+
+
+def afterstate_turn(
+    state: FincaState, me: int, judge: Callable[[list[FincaState]], np.ndarray],
+    rng: np.random.Generator | None = None,
+) -> list[int]:
+    """The complete turn of `me` whose resulting position `judge` (the positions of every
+    complete turn -> a value each) rates best: this module's one-turn search with another
+    evaluation (the learned afterstate agent's, `huerta.agents.afterstate`). Finca's turns hold
+    no chance once the state is determinized, so `rng` is not needed. Empty when the turn has
+    no action to choose."""
+    turns = list(complete_turns(state, me))
+    if not turns:
+        return []
+    values = judge([result for _, result in turns])
+    return turns[int(np.argmax(values))][0]
 
 
 class FincaHeuristic(Agent):

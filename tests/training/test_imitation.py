@@ -16,8 +16,9 @@ pytest.importorskip("sb3_contrib")
 from huerta.agents.heuristics import make_heuristic
 from huerta.envs.core.policies import policy_action
 from huerta.envs.core.registry import get_game
-from huerta.training import imitation
-from huerta.training.imitation import _chunk_seed, agreement, fit, record
+from huerta.training import chunks, imitation
+from huerta.training.chunks import chunk_seed
+from huerta.training.imitation import agreement, fit, record
 from huerta.training.train import (
     TrainConfig,
     TrainingInterrupted,
@@ -42,7 +43,7 @@ def test_recorded_games_replay_with_the_heuristics_moves_and_self_play_returns(
                        shaping=shaping, workers=1)
     spec = get_game(game)
     # the first game of chunk 0, as record_chunk draws it: the deal, then each seat's heuristic
-    rng = np.random.default_rng(_chunk_seed(5, 0))
+    rng = np.random.default_rng(chunk_seed(5, 0))
     state = spec.new_game(players, seed=int(rng.integers(2**63 - 1)))
     agents = [make_heuristic(game, seed=int(rng.integers(2**63 - 1))) for _ in range(players)]
     seats, potentials = [], []
@@ -70,7 +71,7 @@ def test_discounting_counts_a_seats_own_decisions():
     positions = imitation.record_chunk("finca", 2, 0, 1, seed=1, explore=0.0, gamma=0.5,
                                        shaping=0.0, reward="win_loss", options={})
     spec = get_game("finca")
-    rng = np.random.default_rng(_chunk_seed(1, 0))
+    rng = np.random.default_rng(chunk_seed(1, 0))
     state = spec.new_game(2, seed=int(rng.integers(2**63 - 1)))
     seats = []
     for action in positions.actions:
@@ -132,9 +133,9 @@ def test_a_run_interrupted_while_imitating_resumes_without_replaying(tmp_path, m
     out = tmp_path / "run"
     settings = {"game": "finca", "steps": 128, "envs": 1, "n_steps": 64, "batch_size": 64,
                 "n_epochs": 1, "net_arch": [16], "eval_every": 128, "eval_games": 2,
-                "progress": False, "imitation_games": 2 * imitation.CHUNK_GAMES,
+                "progress": False, "imitation_games": 2 * imitation.CHUNK_GAMES, "method": "ppo",
                 "imitation_epochs": 1}
-    real_save = imitation._save_chunk
+    real_save = chunks.save_chunk
     saves = []
 
     def save_then_interrupt(path: Path, positions):  # Ctrl-C right after the first chunk
@@ -143,8 +144,8 @@ def test_a_run_interrupted_while_imitating_resumes_without_replaying(tmp_path, m
         if len(saves) == 1:
             os.kill(os.getpid(), signal.SIGINT)
 
-    monkeypatch.setattr(imitation, "_save_chunk", save_then_interrupt)
-    monkeypatch.setattr(imitation.os, "cpu_count", lambda: 1)  # one process: a known order
+    monkeypatch.setattr(chunks, "save_chunk", save_then_interrupt)
+    monkeypatch.setattr(chunks.os, "cpu_count", lambda: 1)  # one process: a known order
     with pytest.raises(TrainingInterrupted, match="imitation") as caught:
         train(TrainConfig(out=str(out), **settings))
     assert caught.value.signum == signal.SIGINT and caught.value.steps == 0

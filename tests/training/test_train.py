@@ -15,7 +15,7 @@ from huerta.training.train import TRAIN_ALIASES, TrainConfig, read_eval, train
 TINY = {
     "n_steps": 128, "batch_size": 64, "n_epochs": 1, "net_arch": [32, 32],
     "eval_every": 256, "eval_games": 2, "snapshot_every": 256, "checkpoint_every": 256,
-    "progress": False, "envs": 1, "imitation_games": 2, "imitation_epochs": 1,
+    "progress": False, "envs": 1, "imitation_games": 2, "imitation_epochs": 1, "method": "ppo",
 }
 TARGETS = [(g, get_game(g).player_counts[0] if get_game(g).player_counts[0] > 1 else 2)
            for g in game_names()] + [(alias, None) for alias in TRAIN_ALIASES]

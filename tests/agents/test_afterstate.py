@@ -1,0 +1,133 @@
+"""The afterstate agent (agents/afterstate.py): the heuristic's search judged by a value network;
+with an untrained network it follows the heuristic's margin, it plays legal games of every
+player count, replays with its seed, and its files are checked and refused by name."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from huerta.agents import make_agent
+from huerta.agents.afterstate import (
+    HEURISTIC_TERMS,
+    KIND,
+    AfterstateAgent,
+    Judge,
+    ValueNetwork,
+    heuristic_terms,
+    is_value_file,
+    margin_scale,
+)
+from huerta.agents.heuristics import heuristic_module
+from huerta.envs.core.errors import InvalidConfigError
+from huerta.envs.core.registry import get_game
+from huerta.training.matches import play_game
+
+
+def network(game: str, players: int = 2, seed: int = 0, zero: bool = False) -> ValueNetwork:
+    """A small random value network of `game` (its last layer zero: the heuristic's margin)."""
+    rng = np.random.default_rng(seed)
+    width = get_game(game).observation_size + HEURISTIC_TERMS
+    layers = [(rng.normal(0, 0.05, (width, 8)), rng.normal(0, 0.05, 8)),
+              (rng.normal(0, 0.5, (8, 1)) * (0 if zero else 1), np.zeros(1))]
+    about = {"kind": KIND, "game": game, "players": players,
+             "observation_size": get_game(game).observation_size}
+    return ValueNetwork(layers, about)
+
+
+def _mid_game(game: str, players: int, seed: int, moves: int):
+    state = get_game(game).new_game(players, seed=seed)
+    rng = np.random.default_rng(seed)
+    for _ in range(moves):
+        if state.is_terminal:
+            break
+        legal = np.flatnonzero(state.legal_mask())
+        state.apply(int(legal[rng.integers(len(legal))]))
+    return state
+
+
+@pytest.mark.parametrize("game", ["finca", "alpujarras"])
+def test_an_untrained_value_ranks_positions_by_the_heuristics_margin(game):
+    module = heuristic_module(game)
+    scale = margin_scale(game)
+    states = [_mid_game(game, 2, seed, 30 + seed) for seed in range(6)]
+    states = [s for s in states if not s.is_terminal]
+    judge = Judge(network(game, zero=True), game, np.random.default_rng(0))
+    judge.me = 0
+    values = judge(states)
+    margins = []
+    for s in states:
+        mine, other = (module.position_value(s, p) for p in (0, 1))
+        margins.append((mine - other) / scale)
+    np.testing.assert_allclose(values, margins, atol=1e-5)  # the tie-break is a millionth
+
+
+def test_finished_games_are_judged_by_their_result():
+    _, state = play_game("finca", [make_agent("random", game="finca", seed=s) for s in (0, 1)], 3)
+    judge = Judge(network("finca"), "finca", np.random.default_rng(0))
+    winners = state.winners()
+    for seat in (0, 1):
+        judge.me = seat
+        value = judge([state])[0]
+        if seat not in winners:
+            assert value < -1e5
+        elif len(winners) == 1:
+            assert value > 1e5
+
+
+@pytest.mark.parametrize("game, players", [("finca", 2), ("finca", 3), ("alpujarras", 2),
+                                           ("alpujarras", 4), ("alpujarras", 1)])
+def test_the_agent_plays_legal_games_and_replays_with_its_seed(game, players):
+    value = network(game, players)
+
+    def agents():
+        return [AfterstateAgent(seed=10 + s, network=value) for s in range(players)]
+
+    record, state = play_game(game, agents(), seed=5)  # play_game checks every action's legality
+    assert state.is_terminal
+    again, _ = play_game(game, agents(), seed=5)
+    assert again.actions == record.actions
+
+
+def test_the_solo_prior_is_the_heuristics_win_chance_as_a_logit():
+    state = _mid_game("alpujarras", 1, 2, 10)
+    log_p = heuristic_module("alpujarras").solo_value(state)
+    prior, terms = heuristic_terms(heuristic_module("alpujarras"), state, 0, 4.0)
+    p = 1 / (1 + np.exp(-prior))
+    assert np.isclose(np.log(p), log_p, atol=1e-6) or prior in (-20.0, 20.0)
+    assert len(terms) == HEURISTIC_TERMS
+
+
+def test_value_files_round_trip_and_bad_ones_are_refused(tmp_path):
+    value = network("finca")
+    path = tmp_path / "v.npz"
+    value.save(path)
+    assert is_value_file(path)
+    back = ValueNetwork.load(path)
+    x = np.random.default_rng(1).random((3, back.weights[0].shape[0])).astype(np.float32)
+    np.testing.assert_allclose(back.logits(x, np.zeros(3)), value.logits(x, np.zeros(3)),
+                               atol=0.02)
+    with pytest.raises(InvalidConfigError, match="not of mi_tierra"):
+        back.check_game("mi_tierra")
+    (tmp_path / "bad.npz").write_bytes(b"not a zip")
+    assert not is_value_file(tmp_path / "bad.npz")
+    with pytest.raises(InvalidConfigError, match=r"bad\.npz is not an afterstate value file"):
+        ValueNetwork.load(tmp_path / "bad.npz")
+    wrong = [(np.zeros((5, 2)), np.zeros(2))]
+    with pytest.raises(InvalidConfigError, match=r"layer 0 has weights \(5, 2\)"):
+        ValueNetwork(wrong, value.about)
+    with pytest.raises(InvalidConfigError, match="no afterstate agent for game 'mi_tierra'"):
+        margin_scale("mi_tierra")
+
+
+def test_learned_plays_a_value_file_and_refuses_search_over_it(tmp_path):
+    path = tmp_path / "v.npz"
+    network("finca").save(path)
+    agents = [make_agent(f"learned:{path}", game="finca", seed=0),
+              make_agent("heuristic", game="finca", seed=1)]
+    _, state = play_game("finca", agents, seed=2)
+    assert state.is_terminal
+    with pytest.raises(InvalidConfigError, match="is an afterstate value"):
+        from huerta.agents.learned import LearnedAgent
+
+        LearnedAgent(seed=0, game="finca", path=str(path), samples=2)

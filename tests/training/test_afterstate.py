@@ -1,0 +1,159 @@
+"""Training of the afterstate value (training/afterstate.py): positions recorded at every turn
+boundary with the game's result, n-step targets, a fit that starts from the heuristic's margin,
+and runs that evaluate, resume and hand back a value `learned` plays."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("torch")
+
+from huerta.agents import make_agent
+from huerta.agents.afterstate import ValueNetwork
+from huerta.envs.core.errors import InvalidConfigError
+from huerta.envs.core.registry import get_game
+from huerta.training import afterstate, chunks
+from huerta.training.afterstate import Afterstates, eval_points, record, record_chunk, targets
+from huerta.training.cli import main as cli_main
+from huerta.training.matches import play_game
+from huerta.training.train import TrainConfig, TrainingInterrupted, read_eval, train
+
+TINY = {"value_games": 8, "value_epochs": 1, "eval_games": 2, "progress": False}
+
+
+def _same(a: Afterstates, b: Afterstates) -> bool:
+    return all(np.array_equal(getattr(a, f), getattr(b, f)) for f in
+               ("observations", "terms", "priors", "outcomes", "seats", "turns", "games"))
+
+
+@pytest.mark.parametrize("game, players", [("finca", 2), ("alpujarras", 3), ("alpujarras", 1)])
+def test_every_turn_boundary_is_recorded_for_every_seat_with_the_games_result(game, players):
+    data = record_chunk(game, players, 4, {}, 0, 2)
+    assert set(np.unique(data.games)) == {0, 1}
+    for g in (0, 1):
+        rows = data.games == g
+        turns = data.turns[rows]
+        # each boundary once per seat, numbered 0, 1, 2, ... in order
+        assert np.array_equal(np.bincount(turns), np.full(turns.max() + 1, players))
+        assert np.array_equal(data.seats[rows], np.tile(np.arange(players), turns.max() + 1))
+        # the outcome is the seat's share of the win, the same at every boundary
+        shares = [data.outcomes[rows & (data.seats == s)] for s in range(players)]
+        assert all(len(set(s.tolist())) == 1 for s in shares)
+        if players > 1:
+            assert np.isclose(sum(s[0] for s in shares), 1.0)
+    assert data.observations.shape[1] == get_game(game).observation_size
+    assert _same(data, record_chunk(game, players, 4, {}, 0, 2))  # same seed, same games
+
+
+def test_targets_are_the_heuristics_chance_some_turns_later_or_the_result():
+    n = 5  # one seat of one game, five boundaries, then a second game of two
+    data = Afterstates(
+        observations=np.zeros((7, 1), np.float16), terms=np.zeros((7, 3), np.float32),
+        priors=np.array([0.0, 1.0, -1.0, 2.0, 0.5, 3.0, 3.0], np.float32),
+        outcomes=np.array([1.0] * n + [0.0, 0.0], np.float32),
+        seats=np.zeros(7, np.int8), turns=np.array([0, 1, 2, 3, 4, 0, 1], np.int32),
+        games=np.array([0] * n + [1, 1], np.int32))
+    sigmoid = 1 / (1 + np.exp(-data.priors))
+    two = targets(data, 2)
+    np.testing.assert_allclose(two[:3], sigmoid[2:5])  # two boundaries on, same game
+    np.testing.assert_allclose(two[3:], [1.0, 1.0, 0.0, 0.0])  # the game ends sooner
+    np.testing.assert_allclose(targets(data, 0), data.outcomes)
+
+
+def test_recording_resumes_from_its_chunks_with_the_same_data(tmp_path, monkeypatch):
+    games = chunks.CHUNK_GAMES + 3
+    fresh = record(tmp_path / "b", "finca", 2, games, seed=2, workers=2)
+    monkeypatch.setattr(chunks.os, "cpu_count", lambda: 1)
+    calls = []
+    real = chunks.save_chunk
+    monkeypatch.setattr(chunks, "save_chunk", lambda p, d: (calls.append(p.name), real(p, d)))
+    stop_after_first = record(tmp_path / "a", "finca", 2, games, seed=2, workers=1,
+                              should_stop=lambda: len(calls) >= 1)
+    assert stop_after_first is None and calls == ["chunk_00000.npz"]
+    resumed = record(tmp_path / "a", "finca", 2, games, seed=2, workers=1)
+    assert calls == ["chunk_00000.npz", "chunk_00001_of_03.npz"]  # only the missing chunk
+    assert _same(resumed, fresh)
+
+
+def test_eval_points_are_a_quarter_a_half_and_all_in_whole_chunks():
+    assert eval_points(2000) == [500, 1000, 2000]
+    assert eval_points(100) == [20, 40, 100]
+    assert eval_points(8) == [2, 4, 8]
+    assert eval_points(1) == [1]
+
+
+def test_a_tiny_run_fits_evaluates_and_hands_back_a_value_learned_plays(tmp_path):
+    out = tmp_path / "run"
+    run = train(TrainConfig(game="finca", seed=3, out=str(out), **TINY))
+    rows = read_eval(run)
+    assert [r["steps"] for r in rows] == [2, 4, 8]  # games recorded at each evaluation
+    assert all(set(r) == {"steps", "games", "vs_random", "vs_heuristic"} for r in rows)
+    assert json.loads((run / "config.json").read_text())["method"] == "afterstate"
+    value = ValueNetwork.load(run / "best_policy.npz")
+    trained = value.about["trained"]
+    assert trained["command"] == f"huerta train finca --seed 3 --value-games 8 --out {out}"
+    best = max(rows, key=lambda r: (r["vs_heuristic"], r["vs_random"]))
+    assert trained["best_games"] == best["steps"]
+    assert (run / "learning_curve.png").stat().st_size > 0
+    report = json.loads((run / "afterstate.json").read_text())
+    assert report["games"] == 8 and report["positions"] > 0
+    agents = [make_agent(f"learned:{run}", game="finca", seed=0),
+              make_agent("random", game="finca", seed=1)]
+    _, state = play_game("finca", agents, seed=1)
+    assert state.is_terminal
+    # a finished run resumed does nothing again; a new one in its folder is refused
+    stamp = (run / "best_policy.npz").stat().st_mtime_ns
+    train(TrainConfig(game="finca", out=str(out), progress=False), resume=True)
+    assert len(read_eval(run)) == 3
+    with pytest.raises(InvalidConfigError, match="already holds a run"):
+        train(TrainConfig(game="finca", out=str(out), **TINY))
+    assert (run / "best_policy.npz").stat().st_mtime_ns >= stamp
+
+
+def test_a_run_interrupted_while_recording_resumes_without_replaying(tmp_path, monkeypatch):
+    out = tmp_path / "run"
+    settings = {**TINY, "value_games": chunks.CHUNK_GAMES * 2}
+    real = chunks.save_chunk
+    saved: list[str] = []
+
+    def save_then_interrupt(path: Path, data):  # Ctrl-C right after the first chunk
+        real(path, data)
+        saved.append(path.name)
+        if len(saved) == 1:
+            os.kill(os.getpid(), signal.SIGINT)
+
+    monkeypatch.setattr(chunks, "save_chunk", save_then_interrupt)
+    monkeypatch.setattr(chunks.os, "cpu_count", lambda: 1)
+    monkeypatch.setattr(afterstate, "eval_points", lambda games: [games])
+    with pytest.raises(TrainingInterrupted, match="afterstate") as caught:
+        train(TrainConfig(game="finca", out=str(out), **settings))
+    assert caught.value.signum == signal.SIGINT
+    assert saved == ["chunk_00000.npz"] and not (out / "best_policy.npz").exists()
+    run = train(TrainConfig(game="finca", out=str(out), progress=False), resume=True)
+    assert saved == ["chunk_00000.npz", "chunk_00001.npz"]  # the first chunk not played again
+    assert [r["steps"] for r in read_eval(run)] == [40]
+
+
+def test_settings_of_the_other_method_are_refused_by_name(tmp_path, capsys):
+    with pytest.raises(InvalidConfigError, match="method=afterstate: no afterstate agent for "
+                                                 "mi_tierra"):
+        TrainConfig(game="mi_tierra", method="afterstate").check()
+    with pytest.raises(InvalidConfigError, match="method="):
+        TrainConfig(game="finca", method="dqn").check()
+    assert TrainConfig(game="finca").check().method == "afterstate"  # the game's default
+    assert TrainConfig(game="mi_tierra").check().method == "ppo"
+    out = str(tmp_path / "r")
+    assert cli_main(["train", "finca", "--steps", "1000", "--out", out]) == 2
+    assert "--steps: setting(s) of --method ppo" in capsys.readouterr().err
+    assert cli_main(["train", "mi_tierra", "--value-games", "10", "--out", out]) == 2
+    assert "--value-games is a setting of --method afterstate" in capsys.readouterr().err
+    assert cli_main(["train", "finca", "--backend", "rllib", "--method", "ppo",
+                     "--out", out]) == 2
+    assert "--method and --value-games are settings of --backend sb3" in capsys.readouterr().err
+    assert not Path(out).exists()
