@@ -151,7 +151,7 @@ def test_a_run_interrupted_while_imitating_resumes_without_replaying(tmp_path, m
     assert caught.value.signum == signal.SIGINT and caught.value.steps == 0
     assert [p.name for p in (out / "imitation").glob("chunk_*.npz")] == ["chunk_00000.npz"]
     assert not resume_candidates(out)
-    monkeypatch.setattr(imitation, "_save_chunk", real_save)
+    monkeypatch.setattr(chunks, "save_chunk", real_save)
     # --force is not needed: the run resumes from the recorded games
     run = train(TrainConfig(game="finca", out=str(out), progress=False), resume=True)
     report = (run / "imitation.json").read_text()
