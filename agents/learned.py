@@ -244,8 +244,9 @@ def learned_policy_path(game: str, arg: str | None, players: int) -> Path:
 
 def learned_version(game: str, arg: str | None, digits: int = 12) -> str:
     """The leaderboard version of `learned` (or `learned:PATH`) for `game`: a sha256 of this
-    module's source and the policy files it may play (the game's shipped ones, the 2-player
-    policy and any variant's, or PATH's file), so a retrained policy is a new version."""
+    module's source, the afterstate agent's and the policy files it may play (the game's
+    shipped ones, the 2-player policy and any variant's, or PATH's file), so a retrained
+    policy is a new version."""
     import hashlib
 
     from huerta.envs.core.registry import game_label
@@ -256,6 +257,7 @@ def learned_version(game: str, arg: str | None, digits: int = 12) -> str:
         names = {game_label(game, n) for n in (1, 2, 3, 4)}
         files = sorted(p for p in MODELS.glob("*.npz") if p.stem in names)
     digest = hashlib.sha256(Path(__file__).read_bytes())
+    digest.update((Path(__file__).parent / "afterstate.py").read_bytes())  # plays value files
     for path in files:
         digest.update(path.name.encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()[:digits]
