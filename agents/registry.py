@@ -204,12 +204,17 @@ def _check_learned(game: str | None, arg: str | None) -> None:
     `game`."""
     from .learned import learned_options, learned_policy_path, load_model
 
-    path, _ = learned_options(arg)  # a bad search:SAMPLES is refused, naming what it takes
+    path, samples = learned_options(arg)  # a bad search:SAMPLES is refused, naming what it takes
     if game is None and path is None:
         return
     network = load_model(learned_policy_path(game or "", arg, 2))
     if game is not None:
         network.check_game(game)
+    if samples is not None and not hasattr(network, "greedy"):
+        raise InvalidConfigError(
+            f"learned:{arg}: learned:search plays rollouts of a policy network; the learned "
+            f"agent of {game} is an afterstate value, which searches on its own (play it as "
+            "`learned`)")
 
 
 def _check_ppo(game: str | None, arg: str | None) -> None:

@@ -624,13 +624,13 @@ def _train_rllib(args: argparse.Namespace) -> int:
 
 
 def _export(args: argparse.Namespace) -> int:
-    from huerta.agents.learned import PolicyNetwork
+    from huerta.agents.learned import load_model
     from huerta.envs.core.registry import game_label
 
     from .export import export_policy
 
     out = export_policy(args.run, args.out, dtype="float32" if args.float32 else "float16")
-    about = PolicyNetwork(out).about
+    about = load_model(out).about  # a policy, or an afterstate run's value
     print(f"wrote {out} ({out.stat().st_size / 1e6:.2f} MB); play it: huerta tournament "
           f"{game_label(about['game'], about['players'])} --agents learned:{out},heuristic")
     return 0

@@ -9,13 +9,16 @@ import numpy as np
 import pytest
 
 from huerta.agents import make_agent
-from huerta.agents.learned import MODELS, LearnedAgent, PolicyNetwork, shipped_model
+from huerta.agents.afterstate import ValueNetwork, is_value_file
+from huerta.agents.learned import MODELS, LearnedAgent, PolicyNetwork, load_model, shipped_model
 from huerta.agents.registry import check_agent_code
 from huerta.envs.core.errors import InvalidConfigError
 from huerta.envs.core.registry import game_names, get_game
 from huerta.training.matches import play_game
 
 SHIPPED = [("finca", 2), ("alpujarras", 2), ("alpujarras", 1), ("mi_tierra", 2)]
+# the shipped files that hold a policy network (the others hold an afterstate value)
+POLICIES = [(g, p) for g, p in SHIPPED if not is_value_file(shipped_model(g, p))]
 
 
 def _observations(game: str, players: int, count: int, seed: int = 0):
@@ -89,16 +92,21 @@ def test_the_learned_agent_plays_what_ppo_plays(tmp_path):
 
 
 @pytest.mark.parametrize("game, players", SHIPPED)
-def test_the_shipped_policies_load_and_say_how_they_were_trained(game, players):
+def test_the_shipped_models_load_and_say_how_they_were_trained(game, players):
     path = shipped_model(game, players)
-    assert path.is_file(), f"no shipped policy at {path}"
+    assert path.is_file(), f"no shipped model at {path}"
     assert path.stat().st_size < 3_000_000  # small enough to keep in the repository
-    network = PolicyNetwork(path)
+    network = load_model(path)
     network.check_game(game)
     assert network.about["players"] == players
     trained = network.about["trained"]
     assert trained["command"].startswith("huerta train ") and "--seed" in trained["command"]
-    assert trained["steps"] > 0 and trained["best_steps"] > 0 and trained["wall_seconds"] > 0
+    assert trained["wall_seconds"] > 0
+    if isinstance(network, ValueNetwork):  # an afterstate run: games, not steps
+        assert trained["method"] == "afterstate"
+        assert trained["value_games"] >= trained["best_games"] > 0
+    else:
+        assert trained["steps"] > 0 and trained["best_steps"] > 0
 
 
 @pytest.mark.parametrize("game", game_names())
@@ -150,10 +158,10 @@ def test_bad_policy_files_are_refused_by_name(tmp_path):
 def test_a_run_folder_plays_its_exported_policy(tmp_path):
     with pytest.raises(InvalidConfigError, match=r"best_policy\.npz.*huerta export"):
         make_agent(f"learned:{tmp_path}", game="finca")
-    (tmp_path / "best_policy.npz").write_bytes(shipped_model("finca", 2).read_bytes())
-    agent = make_agent(f"learned:{tmp_path}", game="finca")
+    (tmp_path / "best_policy.npz").write_bytes(shipped_model("mi_tierra", 2).read_bytes())
+    agent = make_agent(f"learned:{tmp_path}", game="mi_tierra")
     assert isinstance(agent, LearnedAgent)
-    obs, masks = _observations("finca", 2, 5)
+    obs, masks = _observations("mi_tierra", 2, 5)
     action = agent.act({"observation": obs[0], "action_mask": masks[0].astype(np.int8)})
     assert masks[0][action]
     assert {p.stem for p in MODELS.glob("*.npz")} >= {"finca", "alpujarras", "mi_tierra",
@@ -164,14 +172,14 @@ def test_a_retrained_policy_is_a_new_leaderboard_version(tmp_path):
     from huerta.training.agent_specs import agent_identity
 
     path = tmp_path / "policy.npz"
-    path.write_bytes(shipped_model("finca", 2).read_bytes())
-    before = agent_identity(f"learned:{path}", "finca")
-    assert before.version == agent_identity(f"learned:{path}", "finca").version
+    path.write_bytes(shipped_model("mi_tierra", 2).read_bytes())
+    before = agent_identity(f"learned:{path}", "mi_tierra")
+    assert before.version == agent_identity(f"learned:{path}", "mi_tierra").version
     network = PolicyNetwork(path)
     arrays = {f"weight_{i}": w for i, w in enumerate(network.weights)}
     arrays |= {f"bias_{i}": b + 1.0 for i, b in enumerate(network.biases)}
     np.savez(path, about=np.array(json.dumps(network.about)), **arrays)
-    assert agent_identity(f"learned:{path}", "finca").version != before.version
+    assert agent_identity(f"learned:{path}", "mi_tierra").version != before.version
     assert agent_identity("learned", "finca").code == "learned"
 
 
@@ -207,7 +215,7 @@ def _midgame_view(game: str, players: int, steps: int, seed: int):
     return state, obs, PlayerView(state, seat)
 
 
-@pytest.mark.parametrize("game, players", SHIPPED)
+@pytest.mark.parametrize("game, players", POLICIES)
 def test_learned_search_picks_a_legal_likely_action_reproducibly(game, players):
     from huerta.agents.learned import load_policy
 
@@ -226,7 +234,19 @@ def test_learned_search_picks_a_legal_likely_action_reproducibly(game, players):
 
 
 def test_learned_search_plays_a_whole_game_legally():
-    agents = [make_agent("learned:search:1", game="finca", seed=0),
-              make_agent("random", game="finca", seed=1)]
-    _, state = play_game("finca", agents, seed=2)
+    game = "mi_tierra"  # a game whose shipped model is a policy
+    assert (game, 2) in POLICIES
+    agents = [make_agent("learned:search:1", game=game, seed=0),
+              make_agent("random", game=game, seed=1)]
+    _, state = play_game(game, agents, seed=2)
     assert state.is_terminal
+
+
+@pytest.mark.parametrize("game, players", [g for g in SHIPPED if g not in POLICIES])
+def test_learned_search_over_a_shipped_value_is_refused_by_name(game, players):
+    state, obs, view = _midgame_view(game, players, steps=12, seed=4)
+    with pytest.raises(InvalidConfigError, match="is an afterstate value"):
+        check_agent_code("learned:search", game)  # refused before a game starts
+    agent = LearnedAgent(seed=1, game=game, samples=2)  # built directly: refused at its move
+    with pytest.raises(InvalidConfigError, match="is an afterstate value"):
+        agent.act(obs, view)
