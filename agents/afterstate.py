@@ -60,12 +60,13 @@ def heuristic_terms(module: Any, state: Any, me: int, scale: float) -> tuple[flo
     """(prior win logit, the terms appended to the observation) of a position for seat `me`,
     from the heuristic module's value: its margin over the best other seat in units of
     `scale` (solo: the log win chance `solo_value` as a logit), and the two values it compares,
-    scaled to about [-1, 1]."""
+    scaled to a few units at most."""
     if state.num_players == 1:
-        log_p = min(module.solo_value(state), -1e-6)
+        # solo_value is a log chance of -300 to -10 over a game: the logit is that log chance
+        # where it is small, and is never clipped (a clip would tie the turns it ranks)
+        log_p = min(module.solo_value(state), -1e-9)
         logit = log_p - math.log(-math.expm1(log_p))
-        logit = max(-20.0, min(20.0, logit))
-        return logit, [logit / 20.0, log_p / 20.0, 0.0]
+        return logit, [logit / 100.0, log_p / 100.0, 0.0]
     values = [module.position_value(state, p) for p in range(state.num_players)]
     mine = values[me]
     other = max(v for p, v in enumerate(values) if p != me)

@@ -1005,22 +1005,29 @@ def afterstate_turn(
             futures.append(after)
         return futures
 
-    def rate(turns: list[tuple[list[int], AlpujarrasState]]) -> np.ndarray:
-        positions = [ended(actions, result) for actions, result in turns]
+    def rate(found: Iterator[tuple[list[int], AlpujarrasState]],
+             ) -> tuple[list[list[int]], np.ndarray]:
+        # each turn is ended as it is found: `complete_turns` goes on to play other actions
+        # on the state it yields before END_TURN
+        turns, positions = [], []
+        for actions, result in found:
+            turns.append(actions)
+            positions.append(ended(actions, result))
+        if not turns:
+            return [], np.zeros(0)
         values = judge([p for group in positions for p in group])
         sizes = np.array([len(group) for group in positions])
-        return np.add.reduceat(values, np.cumsum(sizes) - sizes) / sizes
+        return turns, np.add.reduceat(values, np.cumsum(sizes) - sizes) / sizes
 
     value = solo_value if solo else position_value
     need = fruit_need(state, me, (lambda s, _: value(s)) if solo else value)
-    turns = list(complete_turns(state.clone(), me, before_end=True, need=need, spend=solo))
+    turns, values = rate(complete_turns(state.clone(), me, before_end=True, need=need,
+                                        spend=solo))
     if not turns:
         return []
-    values = rate(turns)
     if not solo:  # the spends, added to the best turns without them
-        more_turns = []
         for k in np.argsort(-values, kind="stable")[:SPEND_BEAM]:
-            actions = turns[k][0]
+            actions = turns[k]
             if actions[-1] != END_TURN:
                 continue
             pre = state.clone()
@@ -1028,12 +1035,12 @@ def afterstate_turn(
                 pre.apply(a)
             if pre.phase != _P_ACTION or not pre.norias[me]:
                 continue
-            more_turns += [(actions[:-1] + more, result) for more, result in complete_turns(
-                pre, me, before_end=True, need=need, limit=MAX_NODES // SPEND_BEAM)]
-        if more_turns:
-            turns += more_turns
-            values = np.concatenate([values, rate(more_turns)])
-    return _until_chance(state, turns[int(np.argmax(values))][0])
+            more, more_values = rate(
+                (actions[:-1] + rest, result) for rest, result in complete_turns(
+                    pre, me, before_end=True, need=need, limit=MAX_NODES // SPEND_BEAM))
+            turns += more
+            values = np.concatenate([values, more_values])
+    return _until_chance(state, turns[int(np.argmax(values))])
 
 
 def _until_chance(state: AlpujarrasState, actions: list[int]) -> list[int]:

@@ -90,12 +90,19 @@ def test_the_agent_plays_legal_games_and_replays_with_its_seed(game, players):
 
 
 def test_the_solo_prior_is_the_heuristics_win_chance_as_a_logit():
-    state = _mid_game("alpujarras", 1, 2, 10)
-    log_p = heuristic_module("alpujarras").solo_value(state)
-    prior, terms = heuristic_terms(heuristic_module("alpujarras"), state, 0, 4.0)
-    p = 1 / (1 + np.exp(-prior))
-    assert np.isclose(np.log(p), log_p, atol=1e-6) or prior in (-20.0, 20.0)
-    assert len(terms) == HEURISTIC_TERMS
+    module = heuristic_module("alpujarras")
+    priors = []
+    for moves in (0, 10, 30):
+        state = _mid_game("alpujarras", 1, 2, moves)
+        log_p = module.solo_value(state)
+        prior, terms = heuristic_terms(module, state, 0, 4.0)
+        assert np.isclose(prior, log_p - np.log(-np.expm1(log_p)))  # log p - log(1 - p)
+        assert len(terms) == HEURISTIC_TERMS
+        priors.append((log_p, prior))
+    # log chances far below any fixed clip (-300 to -10 over a game) stay apart, in order
+    assert min(log_p for log_p, _ in priors) < -20
+    assert sorted(priors) == sorted(priors, key=lambda pair: pair[1])
+    assert len({prior for _, prior in priors}) == len({log_p for log_p, _ in priors})
 
 
 def test_value_files_round_trip_and_bad_ones_are_refused(tmp_path):
@@ -131,3 +138,35 @@ def test_learned_plays_a_value_file_and_refuses_search_over_it(tmp_path):
         from huerta.agents.learned import LearnedAgent
 
         LearnedAgent(seed=0, game="finca", path=str(path), samples=2)
+
+
+@pytest.mark.parametrize("seed", [2, 3, 4, 5])
+def test_alpujarras_turns_are_judged_on_the_positions_they_reach(seed):
+    """The turn the agent plays is the one whose judged position is best, and that position is
+    where its actions lead: the search goes on from the states it yields before END_TURN, so
+    each turn must be ended (and judged) as it is found."""
+    import hashlib
+
+    from huerta.agents.heuristics import alpujarras as A
+
+    state = _mid_game("alpujarras", 2, seed, 8)
+    assert not state.is_terminal
+    me = state.current_player
+
+    def value(s) -> float:  # a different, arbitrary value for every position
+        key = s.observe(0).tobytes() + bytes([s.steps % 256, s.current_player])
+        return int.from_bytes(hashlib.sha256(key).digest()[:6], "big")
+
+    best = [-1.0]
+
+    def judge(states):
+        values = np.array([value(s) for s in states], dtype=float)
+        best[0] = max(best[0], values.max())
+        return values
+
+    plan = A.afterstate_turn(state.clone(), me, judge, np.random.default_rng(0))
+    replay = state.clone()
+    for a in plan:
+        replay.apply(a)
+    assert plan[-1] == A.END_TURN  # the whole turn is planned (no hidden draw on the way)
+    assert value(replay) == best[0]
