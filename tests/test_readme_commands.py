@@ -26,7 +26,7 @@ README = (ROOT / "README.md").read_text(encoding="utf-8")
 TINY_TRAINING = {
     "n_steps": 32, "batch_size": 32, "n_epochs": 1, "net_arch": [16],
     "eval_every": 64, "eval_games": 2, "snapshot_every": 64, "checkpoint_every": 64,
-    "envs": 1, "imitation_games": 2, "imitation_epochs": 1,
+    "envs": 1, "imitation_games": 2, "imitation_epochs": 1, "value_epochs": 1,
 }
 PLACEHOLDER = re.compile(r"\b[A-Z][A-Z_.]{2,}\b|\[|\.\.\.")
 
@@ -79,12 +79,26 @@ def small(argv: list[str]) -> list[str]:
             arg = re.sub(r"mcts:\d+", "mcts:4", arg)
         out.append(arg)
     if out[0] == "train":
-        if "--steps" not in out:
+        if training_method(out) == "afterstate":  # a budget in heuristic games, not steps
+            if "--value-games" not in out:
+                out += ["--value-games", "4"]
+        elif "--steps" not in out:
             out += ["--steps", "64"]
         out += ["--config", "tiny.json", "--no-progress"]
     if out[0] == "tournament":
         out.append("--quiet")
     return out
+
+
+def training_method(argv: list[str]) -> str:
+    """The method `huerta train` (argv without `huerta`) trains with: --method, else the
+    game's."""
+    from huerta.training.train import TrainConfig
+
+    if "--method" in argv:
+        return argv[argv.index("--method") + 1]
+    players = int(argv[argv.index("--players") + 1]) if "--players" in argv else 2
+    return TrainConfig(game=argv[1], players=players).check().method
 
 
 def test_the_readme_shows_commands_to_check():
@@ -129,7 +143,9 @@ def test_every_readme_block_runs_with_small_budgets(block, tmp_path, monkeypatch
             assert "win %" in out.out, command
         if argv[1] == "train":
             out_dir = argv[argv.index("--out") + 1]
-            assert (Path(out_dir) / "final_model.zip").is_file(), command
+            made = "best_policy.npz" if training_method(argv[1:]) == "afterstate" \
+                else "final_model.zip"
+            assert (Path(out_dir) / made).is_file(), command
 
 
 @pytest.mark.parametrize("command", [

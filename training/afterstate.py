@@ -189,13 +189,18 @@ def targets(data: Afterstates, horizon: int) -> np.ndarray:
     later = order[horizon:]
     now = order[:-horizon]
     same = (data.games[later] == data.games[now]) & (data.seats[later] == data.seats[now])
-    out[now[same]] = 1.0 / (1.0 + np.exp(-data.priors[later[same]]))
+    out[now[same]] = _sigmoid(data.priors[later[same]])
     return out
 
 
 # --- fitting -------------------------------------------------------------------------------------
+def _sigmoid(logits: np.ndarray) -> np.ndarray:
+    """The logistic function, without overflow at the solo game's logits of -300."""
+    return 0.5 * (1.0 + np.tanh(0.5 * np.asarray(logits, dtype=np.float64)))
+
+
 def _log_loss(logits: np.ndarray, outcomes: np.ndarray) -> float:
-    p = np.clip(1.0 / (1.0 + np.exp(-logits)), 1e-7, 1 - 1e-7)
+    p = np.clip(_sigmoid(logits), 1e-7, 1 - 1e-7)
     return float(-np.mean(outcomes * np.log(p) + (1 - outcomes) * np.log(1 - p)))
 
 
