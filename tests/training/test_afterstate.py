@@ -61,7 +61,7 @@ def test_targets_are_the_heuristics_chance_some_turns_later_or_the_result():
         games=np.array([0] * n + [1, 1], np.int32))
     sigmoid = 1 / (1 + np.exp(-data.priors))
     two = targets(data, 2)
-    np.testing.assert_allclose(two[:3], sigmoid[2:5])  # two boundaries on, same game
+    np.testing.assert_allclose(two[:3], sigmoid[2:5], rtol=1e-6)  # two boundaries on, same game
     np.testing.assert_allclose(two[3:], [1.0, 1.0, 0.0, 0.0])  # the game ends sooner
     np.testing.assert_allclose(targets(data, 0), data.outcomes)
 
