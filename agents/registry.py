@@ -210,7 +210,19 @@ def _check_learned(game: str | None, arg: str | None) -> None:
     network = load_model(learned_policy_path(game or "", arg, 2))
     if game is not None:
         network.check_game(game)
-    if samples is not None and not hasattr(network, "greedy"):
+    if samples is not None and path is None and game is not None:
+        # the shipped models of every seat count: a variant (the solo game) may hold a policy
+        from huerta.envs.core.registry import get_game
+
+        from .afterstate import is_value_file
+        from .learned import shipped_model
+
+        counts = get_game(game).player_counts
+        files = {shipped_model(game, n) for n in counts}
+        searchable = [f for f in files if f.is_file() and not is_value_file(f)]
+    else:
+        searchable = [] if not hasattr(network, "greedy") else [network]
+    if samples is not None and not searchable:
         raise InvalidConfigError(
             f"learned:{arg}: learned:search plays rollouts of a policy network; the learned "
             f"agent of {game} is an afterstate value, which searches on its own (play it as "
