@@ -845,10 +845,14 @@ def build_parser() -> argparse.ArgumentParser:
     board.set_defaults(func=_leaderboard)
 
     train = sub.add_parser(
-        "train", help="self-play training with MaskablePPO (or Ray RLlib: --backend rllib)",
-        description="Train an agent by self-play (opponents drawn per episode from the "
-        "learner's snapshots, the heuristic and random); checkpoints, TensorBoard logs, "
-        "periodic evaluation and the best model go to --out. Settings: see TrainConfig in "
+        "train", help="train an agent: an afterstate value for the heuristic's search, or "
+        "MaskablePPO self-play (or Ray RLlib: --backend rllib)",
+        description="Train an agent with the game's method (--method): an afterstate value "
+        "learned from the heuristic's games and played by its one-turn search (Finca, "
+        "Alpujarras), or MaskablePPO self-play after imitating the heuristic (Mi Tierra, the "
+        "solo game; opponents drawn per episode from the learner's snapshots, the heuristic and "
+        "random); checkpoints, TensorBoard logs, periodic evaluation and the best model go to "
+        "--out. Settings: see TrainConfig in "
         "huerta/training/train.py (RLlibTrainConfig in huerta/training/rllib.py for --backend "
         "rllib); a JSON or TOML --config sets any of them, flags win.",
     )
