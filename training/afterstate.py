@@ -45,7 +45,7 @@ from huerta.agents.afterstate import (
     margin_scale,
 )
 
-from .chunks import CHUNK_GAMES, chunk_seed, record_chunks
+from .chunks import CHUNK_GAMES, chunk_path, chunk_seed, record_chunks
 
 HELD_OUT_EVERY = 10  # every tenth game is held out of the fit: early stopping and the report
 BATCH_SIZE = 512
@@ -377,6 +377,15 @@ def eval_points(games: int) -> list[int]:
     return sorted({whole(games // 4), whole(games // 2), games})
 
 
+def done_games(run: Path, games: int) -> int:
+    """How many of the first `games` heuristic games are recorded in `run/afterstate`."""
+    folder = run / "afterstate"
+    chunks = (games + CHUNK_GAMES - 1) // CHUNK_GAMES
+    return sum(size for c in range(chunks)
+               if chunk_path(folder, c, size := min(CHUNK_GAMES, games - c * CHUNK_GAMES))
+               .exists())
+
+
 def _value_path(run: Path, games: int) -> Path:
     return run / "values" / f"value_{games:07d}.npz"
 
@@ -420,9 +429,9 @@ def train_afterstate(config: Any, run: Path, stop: Any) -> tuple[int, float]:
         fitted = fit_value(run, config.game, config.players, games, config.value_horizon,
                            config.value_epochs, config.seed, config.game_options,
                            progress=config.progress, should_stop=should_stop)
-        if fitted is None:
-            raise TrainingInterrupted(stop.signum, games, config.value_games,
-                                      run / "afterstate")
+        if fitted is None:  # the games recorded so far are kept, chunk by chunk
+            raise TrainingInterrupted(stop.signum, done_games(run, games), config.value_games,
+                                      run / "afterstate", unit="heuristic games")
         network, report = fitted
         print(report.line(), flush=True)
         _replace_from(_temporary(path), path, network.save)
@@ -432,7 +441,8 @@ def train_afterstate(config: Any, run: Path, stop: Any) -> tuple[int, float]:
                                        config.eval_games, config.seed + 10_000_000,
                                        config.game_options)
             if should_stop():
-                raise TrainingInterrupted(stop.signum, games, config.value_games, path)
+                raise TrainingInterrupted(stop.signum, games, config.value_games, path,
+                                          unit="heuristic games")
         append_eval(run, games, rates, config.eval_games)
         print(eval_text(games, rates, config.eval_games), flush=True)
     rows = [r for r in read_eval(run) if _value_path(run, int(r["steps"])).exists()]

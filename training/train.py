@@ -291,13 +291,14 @@ class TrainingInterrupted(HuertaError):
     """Training stopped by SIGINT or SIGTERM after saving a checkpoint. The message says what
     was kept, in one line; `signum`, `steps` and `checkpoint` say it to programs."""
 
-    def __init__(self, signum: int, steps: int, target: int, checkpoint: Path) -> None:
+    def __init__(self, signum: int, steps: int, target: int, checkpoint: Path,
+                 unit: str = "steps") -> None:
         self.signum = signum
         self.steps = steps
         self.checkpoint = checkpoint
         name = signal.Signals(signum).name
         super().__init__(
-            f"interrupted by {name}: kept {checkpoint}, {steps:,} of {target:,} steps; "
+            f"interrupted by {name}: kept {checkpoint}, {steps:,} of {target:,} {unit}; "
             "continue with --resume"
         )
 
