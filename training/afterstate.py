@@ -16,9 +16,10 @@ The recipe, one step of approximate policy iteration over the heuristic's one-tu
    kept (early stopping: the network otherwise learns to recognise games, not positions).
 4. **Evaluate** greedy play on the fitted value against the heuristic and random (or Zara).
 
-Greedy play on a better estimate of the heuristic's value beats the heuristic: that is the
-policy-improvement step. The measurements that chose the horizon and the network are in the
-README's Training section.
+Greedy play on a better estimate of the heuristic's value is the policy-improvement step: in
+Finca it wins 58% of games against the heuristic; in Alpujarras it plays at the heuristic's
+level so far. The measurements that chose the horizon and the network are in the README's
+Training section.
 """
 
 from __future__ import annotations
