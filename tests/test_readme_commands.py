@@ -3,8 +3,8 @@
 Every `huerta ...` command the README shows, in a ```bash block or inline, is parsed by the
 command's own parser (a renamed flag, a game or a removed command fails here). The bash blocks
 are then run in order, each in a fresh folder, as a user would paste them, with small budgets:
-`--games 2`, `--steps 64` and a tiny network for training, `mcts:4`. The same holds for the
-docs site's pages (docs/*.md): their Python blocks run too.
+`--games 2`, `--steps 64` (or `--value-games 4`) and a tiny network for training, `mcts:4`.
+The same holds for the docs site's pages (docs/*.md): their Python blocks run too.
 """
 
 from __future__ import annotations
@@ -73,6 +73,8 @@ def small(argv: list[str]) -> list[str]:
             arg = "2"
         elif previous == "--steps":
             arg = "64"
+        elif previous == "--value-games":
+            arg = "4"
         elif previous == "--seconds":
             arg = "0.05"
         elif previous == "--agents":
