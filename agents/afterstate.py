@@ -38,7 +38,7 @@ import numpy as np
 from huerta.envs.core.errors import InvalidConfigError
 from huerta.envs.core.view import PlayerView
 
-from .base import Agent
+from .base import TurnPlanner
 
 KIND = "afterstate_value"  # `about["kind"]` of a value file (a policy file has none)
 HEURISTIC_TERMS = 3  # values appended to the observation: see `heuristic_terms`
@@ -206,12 +206,12 @@ class Judge:
         return values + self.rng.random(len(states)) * 1e-6
 
 
-class AfterstateAgent(Agent):
+class AfterstateAgent(TurnPlanner):
     """Plays the turn whose afterstate its value network rates best (module docstring); the
-    rest of a planned turn is played as planned, like the heuristics' plans."""
+    rest of a planned turn is played as planned, like the heuristics' plans (`TurnPlanner`)."""
 
     name = "afterstate"
-    needs_view = True
+    title = "the afterstate agent"
 
     def __init__(self, seed: int | None = None, network: ValueNetwork | None = None,
                  game: str | None = None, **options: Any) -> None:
@@ -222,35 +222,15 @@ class AfterstateAgent(Agent):
         network.check_game(self.game)
         self.network = network
         self.judge = Judge(network, self.game, self.rng)
-        self.plan: list[int] = []
-        self.plan_key: tuple[int, int] = (-1, -1)  # (player, game step) the plan continues from
 
     def reset(self, seed: int | None = None) -> None:
         super().reset(seed)
         self.judge.rng = self.rng
-        self.plan = []
 
-    def act(self, observation: dict[str, np.ndarray], view: PlayerView | None = None) -> int:
-        mask = observation["action_mask"]
-        if view is None:
-            raise ValueError("the afterstate agent needs the game view (needs_view=True)")
-        if self.plan and self.plan_key == (view.player, view.steps) and mask[self.plan[0]]:
-            self.plan_key = (view.player, view.steps + 1)
-            return self.plan.pop(0)
-        self.plan = []
-        legal = np.flatnonzero(mask)
-        if len(legal) == 1:
-            return int(legal[0])
-        state = view.determinize(self.rng)
-        self.judge.me = view.player
-        plan = self._turn(state, view.player)
-        if not plan or not mask[plan[0]]:
-            return int(legal[self.rng.integers(len(legal))])
-        self.plan = plan[1:]
-        self.plan_key = (view.player, view.steps + 1)
-        return plan[0]
-
-    def _turn(self, state: Any, me: int) -> list[int]:
+    def plan_turn(self, view: PlayerView, legal: np.ndarray) -> list[int]:
         from huerta.agents.heuristics import heuristic_module
 
-        return heuristic_module(self.game).afterstate_turn(state, me, self.judge, self.rng)
+        state = view.determinize(self.rng)
+        self.judge.me = view.player
+        return heuristic_module(self.game).afterstate_turn(state, view.player, self.judge,
+                                                           self.rng)

@@ -35,3 +35,46 @@ class Agent(abc.ABC):
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.name!r})"
+
+
+class TurnPlanner(Agent):
+    """An agent that plans a whole turn at its first decision and plays the rest as planned
+    (the heuristics and the afterstate agent): `plan_turn(view, legal)` gives the turn's
+    actions, the first one to play now; the plan goes on while the same player acts at the next
+    step and its next action is legal, and is made afresh otherwise. A decision with one legal
+    action is played without planning; an empty plan, or one whose first action is illegal,
+    plays a random legal action."""
+
+    needs_view = True
+    title = "this agent"  # how the error for a missing view names it
+
+    def __init__(self, seed: int | None = None, **options: Any) -> None:
+        super().__init__(seed, **options)
+        self.plan: list[int] = []
+        self.plan_key: tuple[int, int] = (-1, -1)  # (player, game step) the plan continues from
+
+    def reset(self, seed: int | None = None) -> None:
+        super().reset(seed)
+        self.plan = []
+
+    @abc.abstractmethod
+    def plan_turn(self, view: PlayerView, legal: np.ndarray) -> list[int]:
+        """The actions to play from this decision on (the first one now)."""
+
+    def act(self, observation: dict[str, np.ndarray], view: PlayerView | None = None) -> int:
+        mask = observation["action_mask"]
+        if view is None:
+            raise ValueError(f"{self.title} needs the game view (needs_view=True)")
+        if self.plan and self.plan_key == (view.player, view.steps) and mask[self.plan[0]]:
+            self.plan_key = (view.player, view.steps + 1)
+            return self.plan.pop(0)
+        self.plan = []
+        legal = np.flatnonzero(mask)
+        if len(legal) == 1:
+            return int(legal[0])
+        plan = self.plan_turn(view, legal)
+        if not plan or not mask[plan[0]]:
+            return int(legal[self.rng.integers(len(legal))])
+        self.plan = list(plan[1:])
+        self.plan_key = (view.player, view.steps + 1)
+        return int(plan[0])

@@ -99,7 +99,7 @@ from huerta.envs.alpujarras.goals import GOAL_CHECKS, ZAKAT_FRUIT, zakat_side
 from huerta.envs.alpujarras.state import AlpujarrasState
 from huerta.envs.core.view import PlayerView
 
-from ..base import Agent
+from ..base import TurnPlanner
 
 MAX_NODES = 5000  # states expanded per decision, a bound for pathological positions
 NEAR_TARGETS = 6  # nearest free standard spaces the mule considers
@@ -841,25 +841,19 @@ def complete_turns(
             break
 
 
-class AlpujarrasHeuristic(Agent):
+class AlpujarrasHeuristic(TurnPlanner):
     """Plays the best complete turn by `position_value` (solo: `solo_value`); ties go to the
     agent's generator. Serves every player count, the solo game included."""
 
     name = "heuristic"
-    needs_view = True
+    title = "the Alpujarras heuristic"
 
     def __init__(self, seed: int | None = None, weights: Weights = DEFAULT,
                  solo_weights: SoloWeights = SOLO, **options) -> None:
         super().__init__(seed, **options)
         self.weights = weights
         self.solo_weights = solo_weights
-        self.plan: list[int] = []
-        self.plan_key: tuple[int, int] = (-1, -1)  # (player, game step) the plan continues from
         self.first_values: dict[int, float] = {}  # last decision: best value per first action
-
-    def reset(self, seed: int | None = None) -> None:
-        super().reset(seed)
-        self.plan = []
 
     def _roll_samples(self, state: AlpujarrasState) -> list[list[int]]:
         """Die rolls to come, resampled `ROLL_SAMPLES` times, for the solo game: Zara's moves
@@ -955,25 +949,10 @@ class AlpujarrasHeuristic(Agent):
                     best_value, best_actions = v, actions[:-1] + more
         return best_value, best_actions
 
-    def act(self, observation: dict[str, np.ndarray], view: PlayerView | None = None) -> int:
-        mask = observation["action_mask"]
-        if view is None:
-            raise ValueError("the Alpujarras heuristic needs the game view (needs_view=True)")
-        if self.plan and self.plan_key == (view.player, view.steps) and mask[self.plan[0]]:
-            self.plan_key = (view.player, view.steps + 1)
-            return self.plan.pop(0)
-        self.plan = []
-        legal = np.flatnonzero(mask)
-        if len(legal) == 1:
-            return int(legal[0])
+    def plan_turn(self, view: PlayerView, legal: np.ndarray) -> list[int]:
         state = view.determinize(self.rng)
-        me = view.player
-        _, best_actions = self.best_turn(state, me)
-        if not best_actions:
-            return int(legal[self.rng.integers(len(legal))])
-        self.plan = _until_chance(state, best_actions)[1:]
-        self.plan_key = (me, view.steps + 1)
-        return best_actions[0]
+        _, best_actions = self.best_turn(state, view.player)
+        return _until_chance(state, best_actions)
 
 
 def afterstate_turn(

@@ -28,7 +28,7 @@ from huerta.envs.finca.actions import COMM0, FRUIT0, Phase
 from huerta.envs.finca.rules import score
 from huerta.envs.finca.state import FincaState
 
-from ..base import Agent
+from ..base import TurnPlanner
 
 MAX_LEAVES = 3000  # complete turns examined per decision, a bound for pathological hands
 _BEFORE_LINE = {4: 0.4, 5: 0.8, 10: 0.4, 11: 0.8}
@@ -133,33 +133,17 @@ def afterstate_turn(
     return turns[int(np.argmax(values))][0]
 
 
-class FincaHeuristic(Agent):
+class FincaHeuristic(TurnPlanner):
     """Plays the best complete turn by `position_value`; ties go to the agent's generator."""
 
     name = "heuristic"
-    needs_view = True
+    title = "the Finca heuristic"
 
     def __init__(self, seed: int | None = None, **options) -> None:
         super().__init__(seed, **options)
-        self.plan: list[int] = []
-        self.plan_key: tuple[int, int] = (-1, -1)  # (player, game step) the plan continues from
         self.first_values: dict[int, float] = {}  # last decision: best value per first action
 
-    def reset(self, seed: int | None = None) -> None:
-        super().reset(seed)
-        self.plan = []
-
-    def act(self, observation: dict[str, np.ndarray], view: PlayerView | None = None) -> int:
-        mask = observation["action_mask"]
-        if view is None:
-            raise ValueError("the Finca heuristic needs the game view (needs_view=True)")
-        if self.plan and self.plan_key == (view.player, view.steps) and mask[self.plan[0]]:
-            self.plan_key = (view.player, view.steps + 1)
-            return self.plan.pop(0)
-        self.plan = []
-        legal = np.flatnonzero(mask)
-        if len(legal) == 1:
-            return int(legal[0])
+    def plan_turn(self, view: PlayerView, legal: np.ndarray) -> list[int]:
         state = view.determinize(self.rng)  # Finca hides only face-down tiles
         me = view.player
         best_value, best_actions = -np.inf, []
@@ -177,8 +161,4 @@ class FincaHeuristic(Agent):
                 firsts[actions[0]] = value
             if value > best_value:
                 best_value, best_actions = value, actions
-        if not best_actions:
-            return int(legal[self.rng.integers(len(legal))])
-        self.plan = best_actions[1:]
-        self.plan_key = (me, view.steps + 1)
-        return best_actions[0]
+        return best_actions

@@ -70,7 +70,7 @@ from huerta.envs.mi_tierra.market import sale_card
 from huerta.envs.mi_tierra.rules import score
 from huerta.envs.mi_tierra.state import MiTierraState
 
-from ..base import Agent
+from ..base import TurnPlanner
 
 # --- the numbers of the position value ------------------------------------------------------------
 
@@ -922,40 +922,20 @@ def best_unit(state: MiTierraState, me: int, w: Worths) -> int:
     return PASS
 
 
-class MiTierraHeuristic(Agent):
+class MiTierraHeuristic(TurnPlanner):
     """Plays the best line by `position_value` on a determinized copy; ties go to the agent's
     generator."""
 
     name = "heuristic"
-    needs_view = True
+    title = "the Mi Tierra heuristic"
 
     def __init__(self, seed: int | None = None, **options) -> None:
         super().__init__(seed, **options)
-        self.plan: list[int] = []
-        self.plan_key: tuple[int, int] = (-1, -1)  # (player, game step) the plan continues from
         self.first_values: dict[int, float] = {}  # last decision: its value per action, if any
 
-    def reset(self, seed: int | None = None) -> None:
-        super().reset(seed)
-        self.plan = []
-
-    def act(self, observation: dict[str, np.ndarray], view: PlayerView | None = None) -> int:
-        mask = observation["action_mask"]
-        if view is None:
-            raise ValueError("the Mi Tierra heuristic needs the game view (needs_view=True)")
-        if self.plan and self.plan_key == (view.player, view.steps) and mask[self.plan[0]]:
-            self.plan_key = (view.player, view.steps + 1)
-            return self.plan.pop(0)
-        self.plan = []
-        legal = [int(a) for a in np.flatnonzero(mask)]
-        if len(legal) == 1:
-            return legal[0]
+    def plan_turn(self, view: PlayerView, legal: np.ndarray) -> list[int]:
         state = view.determinize(self.rng)
-        me = view.player
-        line = self.choose(state, me, legal)
-        self.plan = line[1:]
-        self.plan_key = (me, view.steps + 1)
-        return line[0]
+        return self.choose(state, view.player, [int(a) for a in legal])
 
     def choose(self, state: MiTierraState, me: int, legal: list[int]) -> list[int]:
         """The line of actions to play from `state` (its first action is legal now)."""
