@@ -841,6 +841,25 @@ def complete_turns(
             break
 
 
+def spend_turns(
+    state: AlpujarrasState, actions: list[int], me: int, need: list[float],
+) -> Iterator[tuple[list[int], AlpujarrasState]]:
+    """The turns that add optional noria spends to `actions` (a turn of `me` from `state`
+    ended by END_TURN, where `me` still holds norias in the action phase), as `complete_turns`
+    gives them (the state before the final END_TURN); none for another turn. The multiplayer
+    searches add these to their best turns without spends."""
+    if actions[-1] != END_TURN:
+        return
+    pre = state.clone()
+    for a in actions[:-1]:
+        pre.apply(a)
+    if pre.phase != _P_ACTION or not pre.norias[me]:
+        return
+    for more, result in complete_turns(pre, me, before_end=True, need=need,
+                                       limit=MAX_NODES // SPEND_BEAM):
+        yield actions[:-1] + more, result
+
+
 class AlpujarrasHeuristic(TurnPlanner):
     """Plays the best complete turn by `position_value` (solo: `solo_value`); ties go to the
     agent's generator. Serves every player count, the solo game included."""
@@ -932,21 +951,12 @@ class AlpujarrasHeuristic(TurnPlanner):
         if solo:
             return best_value, best_actions
         for _, actions in scored[:SPEND_BEAM]:
-            if actions[-1] != END_TURN:
-                continue
-            pre = state.clone()
-            for a in actions[:-1]:
-                pre.apply(a)
-            if pre.phase != _P_ACTION or not pre.norias[me]:
-                continue
-            for more, result in complete_turns(pre, me, before_end=True, need=need,
-                                               limit=MAX_NODES // SPEND_BEAM):
-                v = self._judge(more, result, me, samples, value)
-                first = (actions[:-1] + more)[0]
-                if v > firsts.get(first, -np.inf):
-                    firsts[first] = v
+            for spent, result in spend_turns(state, actions, me, need):
+                v = self._judge(spent, result, me, samples, value)
+                if v > firsts.get(spent[0], -np.inf):
+                    firsts[spent[0]] = v
                 if v > best_value:
-                    best_value, best_actions = v, actions[:-1] + more
+                    best_value, best_actions = v, spent
         return best_value, best_actions
 
     def plan_turn(self, view: PlayerView, legal: np.ndarray) -> list[int]:
@@ -1006,17 +1016,7 @@ def afterstate_turn(
         return []
     if not solo:  # the spends, added to the best turns without them
         for k in np.argsort(-values, kind="stable")[:SPEND_BEAM]:
-            actions = turns[k]
-            if actions[-1] != END_TURN:
-                continue
-            pre = state.clone()
-            for a in actions[:-1]:
-                pre.apply(a)
-            if pre.phase != _P_ACTION or not pre.norias[me]:
-                continue
-            more, more_values = rate(
-                (actions[:-1] + rest, result) for rest, result in complete_turns(
-                    pre, me, before_end=True, need=need, limit=MAX_NODES // SPEND_BEAM))
+            more, more_values = rate(spend_turns(state, turns[k], me, need))
             turns += more
             values = np.concatenate([values, more_values])
     return _until_chance(state, turns[int(np.argmax(values))])
