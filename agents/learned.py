@@ -159,8 +159,8 @@ def masked_softmax(logits: np.ndarray) -> np.ndarray:
 _NETWORKS: dict[tuple[str, int, int], PolicyNetwork] = {}
 
 
-def load_policy(path: str | Path) -> PolicyNetwork:
-    """The policy in `path`, read once per process while the file is unchanged."""
+def _cached(path: str | Path, read: Any) -> Any:
+    """`read(path)`, once per process while the file is unchanged (the last 8 files kept)."""
     path = Path(path)
     try:
         stat = path.stat()
@@ -170,8 +170,13 @@ def load_policy(path: str | Path) -> PolicyNetwork:
     if key not in _NETWORKS:
         if len(_NETWORKS) >= 8:
             _NETWORKS.pop(next(iter(_NETWORKS)))
-        _NETWORKS[key] = PolicyNetwork(path)
+        _NETWORKS[key] = read(path)
     return _NETWORKS[key]
+
+
+def load_policy(path: str | Path) -> PolicyNetwork:
+    """The policy in `path`, read once per process while the file is unchanged."""
+    return _cached(path, PolicyNetwork)
 
 
 SEARCH_MAX_SAMPLES = 1000
@@ -183,19 +188,7 @@ def load_model(path: str | Path) -> Any:
     is unchanged."""
     from .afterstate import ValueNetwork, is_value_file
 
-    path = Path(path)
-    try:
-        stat = path.stat()
-    except OSError:
-        raise InvalidConfigError(f"no policy file at {path}") from None
-    key = (str(path.resolve()), stat.st_size, stat.st_mtime_ns)
-    if key not in _NETWORKS:
-        if not is_value_file(path):
-            return load_policy(path)
-        if len(_NETWORKS) >= 8:
-            _NETWORKS.pop(next(iter(_NETWORKS)))
-        _NETWORKS[key] = ValueNetwork.load(path)
-    return _NETWORKS[key]
+    return _cached(path, lambda p: ValueNetwork.load(p) if is_value_file(p) else PolicyNetwork(p))
 
 
 def learned_options(arg: str | None) -> tuple[str | None, int | None]:
