@@ -109,7 +109,7 @@ class TrainConfig:
     method: str = ""
     value_games: int = 2000  # heuristic games recorded (the curve's last point)
     value_horizon: int = 6  # turns ahead whose heuristic margin is a position's target
-    value_epochs: int = 10
+    value_epochs: int = 15
     # self-play
     snapshot_every: int = 100_000
     # opponent kinds' weights; None or kinds left out: the game's (GameSpec.training_pool),
