@@ -7,12 +7,16 @@ best. That search is sound; the evaluation is a guess. This agent keeps the sear
 the evaluation by a network that predicts, from the position the turn leaves, the chance that
 this seat wins the game:
 
-    win logit = margin / margin_scale + network(observation of the afterstate, heuristic terms)
+    win logit = a * prior + b + network(observation of the afterstate, heuristic terms)
 
-`margin` is the heuristic's value of the position for this seat minus the best other seat's
-(in a solo game, the log win chance `solo_value`, as a logit), `margin_scale` the game's
-`SearchSettings.margin_scale`; the network learns what the hand-written value misses (a residual,
-so an untrained network is the heuristic's margin). A finished game is judged by its result.
+The prior is the heuristic's value of the position for this seat minus the best other seat's, in
+units of the game's `SearchSettings.margin_scale` (a = 1, b = 0: the scale is already chosen so
+that one unit is a 73% win chance). In the solo game it is the heuristic's log win chance
+`solo_value` as a logit, which is not calibrated (it runs -300..-10 where the heuristic wins one
+game in six), so a and b are fitted to the recorded games' results (`prior_scale`,
+`prior_shift` in the file's `about`). The network learns what the hand-written value misses (a
+residual: a zero network is the heuristic's own ranking). A finished game is judged by its
+result.
 
 Why this design (issue 14): policy networks trained by PPO, with or without an imitation warm
 start, reach 44% of games against Finca's heuristic and 20% against Alpujarras', because a
@@ -144,16 +148,27 @@ class ValueNetwork:
     def game(self) -> str:
         return str(self.about["game"])
 
+    @property
+    def prior_scale(self) -> float:
+        """a in `a * prior + b`: the prior's calibration (1 where the file does not say)."""
+        return float(self.about.get("prior_scale", 1.0))
+
+    @property
+    def prior_shift(self) -> float:
+        """b in `a * prior + b` (0 where the file does not say)."""
+        return float(self.about.get("prior_shift", 0.0))
+
     def logits(self, features: np.ndarray, priors: np.ndarray) -> np.ndarray:
-        """Win logits of positions: `priors` (the heuristic's margin logit) plus the network's
-        correction read from `features` (observation and heuristic terms, one row each)."""
+        """Win logits of positions: `priors` (the heuristic's margin logit), calibrated, plus the
+        network's correction read from `features` (observation and heuristic terms, one row
+        each)."""
         x = np.asarray(features, dtype=np.float32)
         last = len(self.weights) - 1
         for i, (w, b) in enumerate(zip(self.weights, self.biases, strict=True)):
             x = x @ w + b
             if i < last:
                 np.maximum(x, 0.0, out=x)
-        return x[:, 0] + priors
+        return x[:, 0] + self.prior_scale * np.asarray(priors) + self.prior_shift
 
     def check_game(self, game: str) -> None:
         """Refuse a value of another game (or one with another observation size)."""

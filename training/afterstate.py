@@ -26,11 +26,10 @@ from __future__ import annotations
 
 import datetime
 import json
-import math
 import os
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, fields, replace
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -92,7 +91,7 @@ class ValueReport:
     games: int
     positions: int
     held_out_positions: int
-    epochs: int  # the epoch kept (1-based)
+    epochs: int  # the epoch kept (1-based; 0: none beat the prior, the network is zero)
     log_loss: float
     prior_log_loss: float
     seconds: float
@@ -205,6 +204,24 @@ def _log_loss(logits: np.ndarray, outcomes: np.ndarray) -> float:
     return float(-np.mean(outcomes * np.log(p) + (1 - outcomes) * np.log(1 - p)))
 
 
+def calibrate(priors: np.ndarray, outcomes: np.ndarray) -> tuple[float, float]:
+    """(a, b) such that the logistic of `a * prior + b` fits the `outcomes` (win shares) best:
+    a logistic regression on one feature, by Newton's method. The solo game's prior, a log
+    chance of -300..-10, becomes a win logit this way (the targets of `targets` and the
+    network's starting point need one)."""
+    x = np.stack([np.asarray(priors, np.float64), np.ones(len(priors))], axis=1)
+    y = np.asarray(outcomes, np.float64)
+    w = np.zeros(2)
+    for _ in range(100):
+        p = _sigmoid(x @ w)
+        hessian = (x * (p * (1 - p))[:, None]).T @ x + 1e-6 * np.eye(2)
+        step = np.linalg.solve(hessian, x.T @ (p - y))
+        w -= step
+        if np.abs(step).max() < 1e-9:
+            break
+    return float(w[0]), float(w[1])
+
+
 def fit(data: Afterstates, horizon: int, epochs: int, seed: int = 0, progress: bool = False,
         should_stop: Callable[[], bool] = lambda: False,
         ) -> tuple[list[tuple[np.ndarray, np.ndarray]], int, float, float] | None:
@@ -251,7 +268,10 @@ def fit(data: Afterstates, horizon: int, epochs: int, seed: int = 0, progress: b
         return torch.cat(out).numpy()
 
     prior_loss = _log_loss(data.priors[test_rows], outcomes)
-    best = (math.inf, 0, None)
+    linear = [m for m in network if isinstance(m, torch.nn.Linear)]
+    zero = [(m.weight.detach().numpy().T.copy(), m.bias.detach().numpy().copy()) for m in linear]
+    zero[-1] = (np.zeros_like(zero[-1][0]), np.zeros_like(zero[-1][1]))
+    best = (prior_loss, 0, zero)  # epoch 0: the prior alone, kept unless an epoch beats it
     threads = torch.get_num_threads()
     torch.set_num_threads(max(1, min(4, os.cpu_count() or 1)))
     bar = None
@@ -272,7 +292,6 @@ def fit(data: Afterstates, horizon: int, epochs: int, seed: int = 0, progress: b
                 optimizer.step()
             held_loss = _log_loss(held_out_logits(), outcomes)
             if held_loss < best[0]:
-                linear = [m for m in network if isinstance(m, torch.nn.Linear)]
                 best = (held_loss, epoch, [(m.weight.detach().numpy().T.copy(),
                                             m.bias.detach().numpy().copy()) for m in linear])
             if bar is not None:
@@ -354,6 +373,14 @@ def fit_value(run: Path, game: str, players: int, games: int, horizon: int, epoc
                   should_stop=should_stop)
     if data is None:
         return None
+    calibration = {}
+    if players == 1:  # the solo prior is a log chance, not a win logit (agents/afterstate.py)
+        fitted = data.games % HELD_OUT_EVERY != HELD_OUT_EVERY - 1
+        if not fitted.any():
+            fitted[:] = True
+        scale, shift = calibrate(data.priors[fitted], data.outcomes[fitted])
+        data = replace(data, priors=(scale * data.priors + shift).astype(np.float32))
+        calibration = {"prior_scale": scale, "prior_shift": shift}
     result = fit(data, horizon, epochs, seed=seed, progress=progress, should_stop=should_stop)
     if result is None:
         return None
@@ -366,6 +393,7 @@ def fit_value(run: Path, game: str, players: int, games: int, horizon: int, epoc
         "method": "afterstate", "seed": seed, "games": games, "horizon": horizon,
         "epochs": epoch, "held_out_log_loss": round(loss, 4),
         "prior_log_loss": round(prior_loss, 4)})
+    network.about.update(calibration)
     (run / "afterstate.json").write_text(report_to_json(report))
     return network, report
 
