@@ -66,6 +66,53 @@ def test_targets_are_the_heuristics_chance_some_turns_later_or_the_result():
     np.testing.assert_allclose(targets(data, 0), data.outcomes)
 
 
+def _synthetic(rows: int, seed: int, scale: float = 1.0, shift: float = 0.0,
+               drawn: bool = True) -> Afterstates:
+    """Positions whose results are drawn from the logistic of `scale * prior + shift` (or, not
+    `drawn`, are that chance itself, as a share of the win), one position per game (horizon 0
+    makes the result the target), features pure noise."""
+    rng = np.random.default_rng(seed)
+    priors = rng.normal(0.0, 2.0, rows).astype(np.float32)
+    chance = 1 / (1 + np.exp(-(scale * priors + shift)))
+    wins = rng.random(rows) < chance if drawn else chance
+    return Afterstates(
+        observations=rng.normal(size=(rows, 4)).astype(np.float16),
+        terms=np.zeros((rows, 3), np.float32), priors=priors,
+        outcomes=wins.astype(np.float32), seats=np.zeros(rows, np.int8),
+        turns=np.zeros(rows, np.int32), games=np.arange(rows, dtype=np.int32))
+
+
+def test_calibration_recovers_the_scale_and_shift_the_results_were_drawn_with():
+    data = _synthetic(20_000, seed=1, scale=0.05, shift=-1.5)
+    a, b = afterstate.calibrate(data.priors * 40, data.outcomes)  # a log chance 40 times too wide
+    assert a == pytest.approx(0.05 / 40, rel=0.1) and b == pytest.approx(-1.5, abs=0.1)
+
+
+def test_a_fit_that_no_epoch_improves_keeps_the_prior_alone():
+    # the results are the prior's chances exactly: any correction is worse on held-out games
+    data = _synthetic(3_000, seed=2, drawn=False)
+    layers, epoch, loss, prior_loss = afterstate.fit(data, 0, 3, seed=0)
+    assert epoch == 0 and loss == prior_loss
+    value = ValueNetwork(layers, {"kind": "afterstate_value", "game": "finca", "players": 2,
+                                  "observation_size": 4})
+    features = np.random.default_rng(3).normal(size=(5, 7)).astype(np.float32)
+    priors = np.array([-2.0, -0.5, 0.0, 1.0, 3.0])
+    np.testing.assert_allclose(value.logits(features, priors), priors, atol=1e-6)
+    # with the file's calibration, the prior is rescaled before the network's correction
+    value.about.update(prior_scale=0.5, prior_shift=-1.0)
+    np.testing.assert_allclose(value.logits(features, priors), 0.5 * priors - 1.0, atol=1e-6)
+
+
+def test_a_solo_fit_calibrates_its_prior_and_a_two_player_fit_does_not(tmp_path):
+    solo, _ = afterstate.fit_value(tmp_path / "solo", "alpujarras", 1, 6, 6, 1, seed=0,
+                                   options={})
+    assert solo.prior_scale > 0 and "prior_shift" in solo.about  # fitted, a wider log chance
+    assert solo.prior_scale < 1  # the log chance runs -300..-10: a logit is far narrower
+    duel, _ = afterstate.fit_value(tmp_path / "duel", "finca", 2, 2, 6, 1, seed=0, options={})
+    assert (duel.prior_scale, duel.prior_shift) == (1.0, 0.0)
+    assert "prior_scale" not in duel.about
+
+
 def test_recording_resumes_from_its_chunks_with_the_same_data(tmp_path, monkeypatch):
     games = chunks.CHUNK_GAMES + 3
     fresh = record(tmp_path / "b", "finca", 2, games, seed=2, workers=2)
