@@ -673,8 +673,10 @@ def format_results(result: TournamentResult) -> str:
         f"{'mean rank':>10} {'rating':>8}"
     )
     if result.players == 1:
-        title = (f"{result.game}, solo against the game's opponent, {len(result.games)} games "
-                 f"(the same deals for every agent; rating against the opponent)")
+        deals = len(result.games) // max(1, len(result.stats))
+        title = (f"{result.game}, solo against the game's opponent, {deals} deals played by each "
+                 f"of {len(result.stats)} agent(s), {len(result.games)} games (the same deals for "
+                 f"every agent; rating against the opponent)")
     else:
         title = (f"{result.game}, {result.players} players, {len(result.games)} games "
                  f"(seats rotated, paired deals)")

@@ -58,7 +58,8 @@ def test_a_solo_tournament_runs_end_to_end():
     result = run_tournament("alpujarras", ["heuristic", "random"], players=1, games=2, seed=3)
     assert [s.games for s in result.stats] == [2, 2]
     table = format_results(result)
-    assert table.startswith("alpujarras, solo against the game's opponent")
+    assert table.startswith("alpujarras, solo against the game's opponent, 2 deals played by "
+                            "each of 2 agent(s), 4 games")
     assert all(line.split()[-2] == "-" for line in table.splitlines()[3:-1])  # no mean rank
     assert table.splitlines()[-1].startswith("win %: games won against the game's opponent")
 
