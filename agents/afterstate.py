@@ -192,8 +192,13 @@ def is_value_file(path: str | Path) -> bool:
 
 
 class Judge:
-    """Rates positions for one seat with a value network: a finished game by its result, the
-    others by the network's win logit, with a tie-break of a millionth drawn from `rng`."""
+    """Rates positions for one seat with a value network: the network's win logit, with a
+    tie-break of a millionth drawn from `rng`. A finished game is rated by its result, except in
+    the solo game, where it is rated by the calibrated prior of its final position (the
+    heuristic's graded loss: more duties met is better), because there a turn is rated by the mean
+    over Zara's futures, some finished and some not, which must share one scale: a loss worth
+    -1e6 in one future of six outweighed everything else the futures said (the agent won 4-5% of
+    deals against Zara where the heuristic wins 12-16%)."""
 
     def __init__(self, network: ValueNetwork, game: str, rng: np.random.Generator) -> None:
         from huerta.agents.heuristics import heuristic_module
@@ -208,16 +213,21 @@ class Judge:
         me, module, scale = self.me, self.module, self.scale
         values = np.empty(len(states))
         rows, priors, open_at = [], [], []
+        network = self.network
         for i, state in enumerate(states):
             if state.is_terminal:
-                values[i] = result_value(state, me)
+                if state.num_players > 1:
+                    values[i] = result_value(state, me)
+                else:
+                    prior, _ = heuristic_terms(module, state, me, scale)
+                    values[i] = network.prior_scale * prior + network.prior_shift
                 continue
             prior, terms = heuristic_terms(module, state, me, scale)
             rows.append(np.concatenate([state.observe(me), np.asarray(terms, np.float32)]))
             priors.append(prior)
             open_at.append(i)
         if rows:
-            values[open_at] = self.network.logits(np.stack(rows), np.asarray(priors))
+            values[open_at] = network.logits(np.stack(rows), np.asarray(priors))
         return values + self.rng.random(len(states)) * 1e-6
 
 

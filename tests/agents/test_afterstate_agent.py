@@ -75,6 +75,27 @@ def test_finished_games_are_judged_by_their_result():
             assert value > 1e5
 
 
+def test_finished_solo_games_are_judged_on_the_scale_of_unfinished_ones():
+    """A solo turn is rated by the mean over Zara's futures, finished or not, so a finished game
+    is rated by its calibrated prior (the heuristic's graded loss), not by a result of 1e6."""
+    module = heuristic_module("alpujarras")
+    value = network("alpujarras", players=1, zero=True)
+    value.about.update(prior_scale=0.02, prior_shift=-0.5)
+    judge = Judge(value, "alpujarras", np.random.default_rng(0))
+    finished = []
+    for seed in range(12):
+        _, state = play_game("alpujarras", [make_agent("random", game="alpujarras", seed=seed)],
+                             seed)
+        finished.append(state)
+    unfinished = [_mid_game("alpujarras", 1, seed, 20) for seed in range(3)]
+    values = judge(finished + unfinished)
+    for state, v in zip(finished + unfinished, values, strict=True):
+        prior, _ = heuristic_terms(module, state, 0, margin_scale("alpujarras"))
+        assert v == pytest.approx(0.02 * prior - 0.5, abs=1e-5)
+    assert all(abs(v) < 100 for v in values)  # one scale: no result of +-1e6
+    assert len({round(v, 3) for v in values[:12]}) > 1  # losses graded, not all alike
+
+
 @pytest.mark.parametrize("game, players", [("finca", 2), ("finca", 3), ("alpujarras", 2),
                                            ("alpujarras", 4), ("alpujarras", 1)])
 def test_the_agent_plays_legal_games_and_replays_with_its_seed(game, players):
