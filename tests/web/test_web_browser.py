@@ -122,6 +122,30 @@ def test_a_record_is_loaded_and_stepped_through(page, records):
     assert page.inner_text("#replay-play") == "Play"
 
 
+def test_autoplay_draws_every_move_when_the_server_is_slower_than_the_speed(page, records):
+    """At 15 moves a second against a server taking 150 ms a frame, every move is still drawn,
+    in order (autoplay asks for the next move once the current one is drawn)."""
+    open_record(page, records["finca"])
+    page.evaluate("""() => {
+        window.drawn = [];
+        const board = document.querySelector('#replay-board');
+        new MutationObserver(() => window.drawn.push(Number(board.dataset.step)))
+            .observe(board, {attributes: true, attributeFilter: ['data-step']});
+    }""")
+
+    def slow(route):
+        page.wait_for_timeout(150)
+        route.continue_()
+
+    page.route("**/api/replays/*/steps/*", slow)
+    page.select_option("#replay-speed", "15")
+    page.click("#replay-play")
+    wait_step(page, 5)
+    page.click("#replay-play")  # pause
+    drawn = page.evaluate("window.drawn")
+    assert drawn[:5] == [1, 2, 3, 4, 5]
+
+
 def test_bad_uploads_show_the_reason_and_keep_the_replay(page, records, tmp_path):
     open_record(page, records["alpujarras"])
     page.click("#replay-next")

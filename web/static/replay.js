@@ -100,20 +100,32 @@ export function initReplay(meta) {
       h("dd", {}, words)]));
   }
 
-  function start() {
-    if (!replay) return;
-    if (step >= replay.steps) go(0);
+  // Autoplay shows every move: the next step is asked once the current one is drawn, at most
+  // `speed` moves a second (a fixed interval outran a slow server, and each answer was dropped
+  // for a newer request, so nothing was drawn until the end).
+  async function tick() {
+    if (!timer) return;
+    if (!replay || step >= replay.steps) {
+      stop();
+      return;
+    }
+    const started = performance.now();
+    await go(step + 1);
+    if (!timer) return;
     const every = 1000 / Number(els.speed.value);
-    timer = setInterval(() => {
-      if (!replay || step >= replay.steps) stop();
-      else go(step + 1);
-    }, every);
+    timer = setTimeout(tick, Math.max(0, every - (performance.now() - started)));
+  }
+
+  async function start() {
+    if (!replay) return;
+    timer = setTimeout(tick, 1000 / Number(els.speed.value));
     els.play.textContent = "Pause";
     els.play.setAttribute("aria-pressed", "true");
+    if (step >= replay.steps) await go(0);
   }
 
   function stop() {
-    clearInterval(timer);
+    clearTimeout(timer);
     timer = null;
     els.play.textContent = "Play";
     els.play.setAttribute("aria-pressed", "false");
