@@ -158,6 +158,10 @@ class ValueNetwork:
         """b in `a * prior + b` (0 where the file does not say)."""
         return float(self.about.get("prior_shift", 0.0))
 
+    def calibrated(self, priors: Any) -> Any:
+        """`a * prior + b`: the heuristic's prior as a win logit (the network's starting point)."""
+        return self.prior_scale * np.asarray(priors) + self.prior_shift
+
     def logits(self, features: np.ndarray, priors: np.ndarray) -> np.ndarray:
         """Win logits of positions: `priors` (the heuristic's margin logit), calibrated, plus the
         network's correction read from `features` (observation and heuristic terms, one row
@@ -168,7 +172,7 @@ class ValueNetwork:
             x = x @ w + b
             if i < last:
                 np.maximum(x, 0.0, out=x)
-        return x[:, 0] + self.prior_scale * np.asarray(priors) + self.prior_shift
+        return x[:, 0] + self.calibrated(priors)
 
     def check_game(self, game: str) -> None:
         """Refuse a value of another game (or one with another observation size)."""
@@ -220,7 +224,7 @@ class Judge:
                     values[i] = result_value(state, me)
                 else:
                     prior, _ = heuristic_terms(module, state, me, scale)
-                    values[i] = network.prior_scale * prior + network.prior_shift
+                    values[i] = network.calibrated(prior)
                 continue
             prior, terms = heuristic_terms(module, state, me, scale)
             rows.append(np.concatenate([state.observe(me), np.asarray(terms, np.float32)]))

@@ -223,6 +223,16 @@ def calibrate(priors: np.ndarray, outcomes: np.ndarray) -> tuple[float, float]:
     return float(w[0]), float(w[1])
 
 
+def split(data: Afterstates) -> tuple[np.ndarray, np.ndarray]:
+    """(rows fitted, rows held out): every tenth game is held out; with too few games to hold
+    one out (none held, or all), both are every row."""
+    held = data.games % HELD_OUT_EVERY == HELD_OUT_EVERY - 1
+    if held.all() or not held.any():
+        every = np.arange(len(data))
+        return every, every
+    return np.flatnonzero(~held), np.flatnonzero(held)
+
+
 def fit(data: Afterstates, horizon: int, epochs: int, seed: int = 0, progress: bool = False,
         should_stop: Callable[[], bool] = lambda: False,
         ) -> tuple[list[tuple[np.ndarray, np.ndarray]], int, float, float] | None:
@@ -232,13 +242,7 @@ def fit(data: Afterstates, horizon: int, epochs: int, seed: int = 0, progress: b
     import torch
 
     torch.manual_seed(seed)
-    held = data.games % HELD_OUT_EVERY == HELD_OUT_EVERY - 1
-    if held.all() or not held.any():  # too few games to hold one out: measure on all
-        held = np.ones(len(data), dtype=bool)
-        train_rows = np.arange(len(data))
-    else:
-        train_rows = np.flatnonzero(~held)
-    test_rows = np.flatnonzero(held)
+    train_rows, test_rows = split(data)
     x = torch.as_tensor(data.features())
     priors = torch.as_tensor(data.priors)
     y = torch.as_tensor(targets(data, horizon))
@@ -270,7 +274,12 @@ def fit(data: Afterstates, horizon: int, epochs: int, seed: int = 0, progress: b
 
     prior_loss = _log_loss(data.priors[test_rows], outcomes)
     linear = [m for m in network if isinstance(m, torch.nn.Linear)]
-    zero = [(m.weight.detach().numpy().T.copy(), m.bias.detach().numpy().copy()) for m in linear]
+
+    def snapshot() -> list[tuple[np.ndarray, np.ndarray]]:
+        return [(m.weight.detach().numpy().T.copy(), m.bias.detach().numpy().copy())
+                for m in linear]
+
+    zero = snapshot()
     zero[-1] = (np.zeros_like(zero[-1][0]), np.zeros_like(zero[-1][1]))
     best = (prior_loss, 0, zero)  # epoch 0: the prior alone, kept unless an epoch beats it
     threads = torch.get_num_threads()
@@ -293,8 +302,7 @@ def fit(data: Afterstates, horizon: int, epochs: int, seed: int = 0, progress: b
                 optimizer.step()
             held_loss = _log_loss(held_out_logits(), outcomes)
             if held_loss < best[0]:
-                best = (held_loss, epoch, [(m.weight.detach().numpy().T.copy(),
-                                            m.bias.detach().numpy().copy()) for m in linear])
+                best = (held_loss, epoch, snapshot())
             if bar is not None:
                 bar.update(1)
                 bar.set_postfix(held_out_log_loss=f"{held_loss:.4f}")
@@ -376,9 +384,7 @@ def fit_value(run: Path, game: str, players: int, games: int, horizon: int, epoc
         return None
     calibration = {}
     if players == 1:  # the solo prior is a log chance, not a win logit (agents/afterstate.py)
-        fitted = data.games % HELD_OUT_EVERY != HELD_OUT_EVERY - 1
-        if not fitted.any():
-            fitted[:] = True
+        fitted, _ = split(data)
         scale, shift = calibrate(data.priors[fitted], data.outcomes[fitted])
         data = replace(data, priors=(scale * data.priors + shift).astype(np.float32))
         calibration = {"prior_scale": scale, "prior_shift": shift}
@@ -386,8 +392,7 @@ def fit_value(run: Path, game: str, players: int, games: int, horizon: int, epoc
     if result is None:
         return None
     layers, epoch, loss, prior_loss = result
-    held = int((data.games % HELD_OUT_EVERY == HELD_OUT_EVERY - 1).sum())
-    report = ValueReport(games=games, positions=len(data), held_out_positions=held or len(data),
+    report = ValueReport(games=games, positions=len(data), held_out_positions=len(split(data)[1]),
                          epochs=epoch, log_loss=loss, prior_log_loss=prior_loss,
                          seconds=time.monotonic() - started)
     network = value_network(layers, game, players, {
