@@ -184,11 +184,20 @@ SEARCH_MAX_SAMPLES = 1000
 
 def load_model(path: str | Path) -> Any:
     """The model in `path`: an afterstate value (`huerta.agents.afterstate.ValueNetwork`, what
-    an afterstate run trains) or a policy network; each read once per process while the file
-    is unchanged."""
+    an afterstate run trains), learned value constants (`huerta.agents.value_weights`, what a
+    cem run trains) or a policy network; each read once per process while the file is
+    unchanged."""
     from .afterstate import ValueNetwork, is_value_file
+    from .value_weights import ValueWeights, is_weights_file
 
-    return _cached(path, lambda p: ValueNetwork.load(p) if is_value_file(p) else PolicyNetwork(p))
+    def read(p: Path) -> Any:
+        if is_value_file(p):
+            return ValueNetwork.load(p)
+        if is_weights_file(p):
+            return ValueWeights.load(p)
+        return PolicyNetwork(p)
+
+    return _cached(path, read)
 
 
 def learned_options(arg: str | None) -> tuple[str | None, int | None]:
@@ -250,7 +259,8 @@ def learned_version(game: str, arg: str | None, digits: int = 12) -> str:
         names = {game_label(game, n) for n in (1, 2, 3, 4)}
         files = sorted(p for p in MODELS.glob("*.npz") if p.stem in names)
     digest = hashlib.sha256(Path(__file__).read_bytes())
-    digest.update((Path(__file__).parent / "afterstate.py").read_bytes())  # plays value files
+    for player in ("afterstate.py", "value_weights.py"):  # play value and weights files
+        digest.update((Path(__file__).parent / player).read_bytes())
     for path in files:
         digest.update(path.name.encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()[:digits]
@@ -261,7 +271,9 @@ class LearnedAgent(Agent):
     `samples`, the best of its likeliest actions after rollouts of the policy itself
     (`learned:search`, `policy_rollouts.py`). A file that holds an afterstate value (what an
     afterstate run trains: the shipped Finca and Alpujarras agents) plays as
-    `huerta.agents.afterstate.AfterstateAgent`, the heuristic's search judged by that value.
+    `huerta.agents.afterstate.AfterstateAgent`, the heuristic's search judged by that value;
+    one that holds learned value constants (the shipped solo agent) plays as the solo heuristic
+    with those constants (`huerta.agents.value_weights`).
 
     With no `path`, the shipped policy of `game`: the solo game's own at one seat, else the
     game's 2-player policy; the seat count is read from the game view at the first decision
@@ -281,19 +293,30 @@ class LearnedAgent(Agent):
         self.network: Any = None
         self.searcher: Agent | None = None  # the afterstate agent of a value file
         if path is not None or players is not None:
-            self.network = self._load(players or 2)
+            self.network = self._load(players or 2, known=players is not None)
 
     def reset(self, seed: int | None = None) -> None:
         super().reset(seed)
         if self.searcher is not None:
             self.searcher.reset(int(self.rng.integers(2**63 - 1)))
 
-    def _load(self, players: int) -> Any:
+    def _load(self, players: int, known: bool = True) -> Any:
+        """The model for `players` seats (`known`: the count is the table's, not a guess)."""
         from .afterstate import AfterstateAgent, ValueNetwork
+        from .value_weights import ValueWeights
 
         network = load_model(learned_policy_path(self.game, self.arg, players))
-        network.check_game(self.game)
         self.searcher = None
+        if isinstance(network, ValueWeights):
+            network.check_game(self.game, players if known else None)
+            if self.samples is not None:
+                raise InvalidConfigError(
+                    "learned:search plays rollouts of a policy network; the learned agent of "
+                    f"the {self.game} solo game is the heuristic's search with learned "
+                    "constants, which searches on its own (play it as `learned`)")
+            self.searcher = network.agent(seed=int(self.rng.integers(2**63 - 1)))
+            return network
+        network.check_game(self.game)
         if isinstance(network, ValueNetwork):
             if self.samples is not None:
                 raise InvalidConfigError(
@@ -308,6 +331,8 @@ class LearnedAgent(Agent):
         players = view.num_players if view is not None else (self.players or 2)
         if self.network is None or (self.arg is None and players != self.players):
             self.network, self.players = self._load(players), players
+        elif view is not None and hasattr(self.network, "solo_weights"):
+            self.network.check_game(self.game, players)  # learned:PATH at a multiplayer table
         if self.searcher is not None:
             return self.searcher.act(observation, view)
         if self.samples is not None and view is not None:

@@ -538,9 +538,10 @@ def _train(args: argparse.Namespace) -> int:
         if args.imitation_games is not None:
             raise InvalidConfigError("--imitation-games is a setting of --backend sb3 (the "
                                      "RLlib backend starts from random weights)")
-        if args.method is not None or args.value_games is not None:
-            raise InvalidConfigError("--method and --value-games are settings of --backend "
-                                     "sb3 (the RLlib backend trains PPO)")
+        if args.method is not None or args.value_games is not None \
+                or args.cem_generations is not None:
+            raise InvalidConfigError("--method, --value-games and --generations are settings "
+                                     "of --backend sb3 (the RLlib backend trains PPO)")
         return _train_rllib(args)
     if args.ray_address is not None or args.env_runners is not None:
         raise InvalidConfigError("--ray-address and --env-runners need --backend rllib")
@@ -548,7 +549,8 @@ def _train(args: argparse.Namespace) -> int:
 
     resolve_game(args.game, args.players)  # alpujarras-solo --players 2 is refused
     config = TrainConfig(**_train_settings(args, TrainConfig.from_file, f"runs/{args.game}",
-                                           extra=("imitation_games", "method", "value_games")))
+                                           extra=("imitation_games", "method", "value_games",
+                                                  "cem_generations")))
     if not args.resume:
         config.check()  # the method: the one given, else the game's
         ppo_only = [flag for flag, value in (("--steps", args.steps), ("--envs", args.envs),
@@ -558,8 +560,15 @@ def _train(args: argparse.Namespace) -> int:
             raise InvalidConfigError(
                 f"{', '.join(ppo_only)}: setting(s) of --method ppo; {config.game} trains "
                 "--method afterstate here (heuristic games and a value: --value-games)")
-        if config.method == "ppo" and args.value_games is not None:
+        if config.method == "cem" and ppo_only:
+            raise InvalidConfigError(
+                f"{', '.join(ppo_only)}: setting(s) of --method ppo; the solo game trains "
+                "--method cem here (generations of the value's constants: --generations)")
+        if config.method != "afterstate" and args.value_games is not None:
             raise InvalidConfigError("--value-games is a setting of --method afterstate")
+        if config.method != "cem" and args.cem_generations is not None:
+            raise InvalidConfigError("--generations is a setting of --method cem (the "
+                                     "Alpujarras solo game)")
     try:
         run = train(config, resume=args.resume, force=args.force)
     except TrainingInterrupted as exc:
@@ -849,10 +858,11 @@ def build_parser() -> argparse.ArgumentParser:
         "MaskablePPO self-play (or Ray RLlib: --backend rllib)",
         description="Train an agent with the game's method (--method): an afterstate value "
         "learned from the heuristic's games and played by its one-turn search (Finca, "
-        "Alpujarras), or MaskablePPO self-play after imitating the heuristic (Mi Tierra, the "
-        "solo game; opponents drawn per episode from the learner's snapshots, the heuristic and "
-        "random); checkpoints, TensorBoard logs, periodic evaluation and the best model go to "
-        "--out. Settings: see TrainConfig in "
+        "Alpujarras), the constants of the heuristic's solo value learned by the cross-entropy "
+        "method from games against Zara (the Alpujarras solo game), or MaskablePPO self-play "
+        "after imitating the heuristic (Mi Tierra; opponents drawn per episode from the "
+        "learner's snapshots, the heuristic and random); checkpoints, TensorBoard logs, "
+        "periodic evaluation and the best model go to --out. Settings: see TrainConfig in "
         "huerta/training/train.py (RLlibTrainConfig in huerta/training/rllib.py for --backend "
         "rllib); a JSON or TOML --config sets any of them, flags win.",
     )
@@ -866,13 +876,17 @@ def build_parser() -> argparse.ArgumentParser:
     train.add_argument("--imitation-games", type=_int_range(0, 10**7), default=None,
                        metavar="N", help="games of the heuristic imitated before self-play "
                        "(default 2,000; 0: PPO from random weights)")
-    train.add_argument("--method", choices=("ppo", "afterstate"), default=None,
+    train.add_argument("--method", choices=("ppo", "afterstate", "cem"), default=None,
                        help="ppo: MaskablePPO self-play (Mi Tierra's default); afterstate: the "
                        "heuristic's one-turn search judged by a value learned from its games "
-                       "(Finca's and Alpujarras' default)")
+                       "(Finca's and Alpujarras' default); cem: the solo heuristic's value "
+                       "constants learned from games against Zara (alpujarras-solo's default)")
     train.add_argument("--value-games", type=_int_range(1, 10**7), default=None, metavar="N",
                        help="with --method afterstate: heuristic games recorded (default "
                        "2,000; fitted and evaluated at a quarter, a half and all of them)")
+    train.add_argument("--generations", dest="cem_generations", type=_int_range(1, 10**4),
+                       default=None, metavar="N", help="with --method cem: generations of "
+                       "candidate constants (default 8, each evaluated on 100 deals)")
     train.add_argument("--out", help="run folder (default runs/GAME)")
     train.add_argument("--config", help="JSON or TOML file of settings")
     resume_or_force = train.add_mutually_exclusive_group()

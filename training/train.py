@@ -65,7 +65,7 @@ from .selfplay import BatchedPolicy, PoolWeights, SnapshotAgent
 TRAIN_ALIASES: dict[str, tuple[str, int]] = {"alpujarras-solo": ("alpujarras", 1)}
 
 DEFAULT_STEPS = 600_000  # the target of a new run that names none
-METHODS = ("ppo", "afterstate")  # TrainConfig.method
+METHODS = ("ppo", "afterstate", "cem")  # TrainConfig.method
 AUTO_CHECKPOINTS_KEPT = 2  # auto_<steps>.zip files kept (model_<steps>.zip are all kept)
 
 
@@ -103,13 +103,19 @@ class TrainConfig:
     imitation_games: int = 2000
     imitation_epochs: int = 10
     imitation_explore: float = 0.1  # share of the recorded moves played at random
-    # how to train: "ppo" (MaskablePPO self-play, the settings above and below) or "afterstate"
+    # how to train: "ppo" (MaskablePPO self-play, the settings above and below), "afterstate"
     # (the heuristic's search with a learned value, training/afterstate.py: the value_*
-    # settings); "": the game's (GameSpec.training_methods, else "ppo")
+    # settings) or "cem" (the Alpujarras solo value's constants learned by the cross-entropy
+    # method, training/cem.py: the cem_* settings); "": the game's (GameSpec.training_methods,
+    # else "ppo")
     method: str = ""
     value_games: int = 2000  # heuristic games recorded (the curve's last point)
     value_horizon: int = 6  # turns ahead whose heuristic margin is a position's target
     value_epochs: int = 15
+    cem_generations: int = 8  # generations of candidates (each evaluated: the curve's points)
+    cem_population: int = 7  # candidates per generation: the mean and mirrored samples
+    cem_elite: int = 3  # best candidates the next mean is made of
+    cem_deals: int = 64  # fresh deals against Zara every candidate of a generation plays
     # self-play
     snapshot_every: int = 100_000
     # opponent kinds' weights; None or kinds left out: the game's (GameSpec.training_pool),
@@ -188,6 +194,15 @@ class TrainConfig:
             if spec.name not in GAMES:
                 raise InvalidConfigError(f"method=afterstate: no afterstate agent for "
                                          f"{spec.name}; games with one: {', '.join(GAMES)}")
+        if self.method == "cem":
+            if (spec.name, self.players) != ("alpujarras", 1):
+                raise InvalidConfigError(
+                    f"method=cem learns the constants of the Alpujarras solo value; "
+                    f"{spec.name} at {self.players} player(s) trains with another method "
+                    "(ppo or afterstate)")
+            if self.cem_elite > self.cem_population:
+                _refuse("cem_elite", self.cem_elite,
+                        f"at most cem_population ({self.cem_population})")
         if (not isinstance(self.net_arch, (list, tuple)) or not self.net_arch
                 or not all(_is_int(n) and n >= 1 for n in self.net_arch)):
             _refuse("net_arch", self.net_arch, "a non-empty list of layer sizes (integers >= 1)")
@@ -222,6 +237,8 @@ _INT_FIELDS: tuple[tuple[str, int, int | None], ...] = (
     ("snapshot_every", 1, None), ("checkpoint_every", 1, None), ("eval_every", 1, None),
     ("eval_games", 1, None), ("imitation_games", 0, None), ("imitation_epochs", 1, None),
     ("value_games", 1, None), ("value_horizon", 0, None), ("value_epochs", 1, None),
+    ("cem_generations", 1, None), ("cem_population", 2, None), ("cem_elite", 1, None),
+    ("cem_deals", 1, None),
 )
 # (field, minimum, maximum or None, minimum excluded): real-number settings
 _FLOAT_FIELDS: tuple[tuple[str, float, float | None, bool], ...] = (
@@ -728,7 +745,7 @@ def _read_best(run: Path) -> tuple[float, ...] | None:
 
 # --- the run folder ------------------------------------------------------------------------------
 _RUN_FILES = ("config.json", "eval.csv", "best_model.zip", "final_model.zip", "best_policy.npz",
-              "learning_curve.png", "imitation.json", "afterstate.json")
+              "learning_curve.png", "imitation.json", "afterstate.json", "cem.jsonl")
 _RUN_FOLDERS = ("checkpoints", "pool", "tb", "imitation", "afterstate", "values")
 
 
@@ -809,6 +826,8 @@ def train(config: TrainConfig, resume: bool = False, force: bool = False) -> Pat
             if not _run_evidence(run):
                 raise InvalidConfigError(f"nothing to resume: no recorded games in "
                                          f"{run / 'afterstate'}")
+        elif config.method == "cem":
+            pass  # a cem run goes on from its last finished generation, or from the start
         elif not resume_candidates(run) and not _imitation_begun(run, config):
             raise InvalidConfigError(
                 f"nothing to resume: no checkpoint in {run / 'checkpoints'}"
@@ -823,8 +842,8 @@ def train(config: TrainConfig, resume: bool = False, force: bool = False) -> Pat
             )
         if evidence:
             _clear_run(run)
-    folders = (("afterstate", "values") if config.method == "afterstate"
-               else ("checkpoints", "pool", "tb", "imitation"))
+    folders = {"afterstate": ("afterstate", "values"), "cem": ("values",)}.get(
+        config.method, ("checkpoints", "pool", "tb", "imitation"))
     for sub in folders:
         (run / sub).mkdir(parents=True, exist_ok=True)
     _write_text(run / "config.json", json.dumps(asdict(config), indent=2) + "\n")
@@ -836,6 +855,15 @@ def train(config: TrainConfig, resume: bool = False, force: bool = False) -> Pat
         with _signals_caught(stop):
             games, _ = train_afterstate(config, run, stop)
         print(summary_text(run, games, time.monotonic() - started, config.eval_games),
+              flush=True)
+        return run
+    if config.method == "cem":
+        from .cem import summary_text as cem_summary
+        from .cem import train_cem
+
+        with _signals_caught(stop):
+            games, _ = train_cem(config, run, stop)
+        print(cem_summary(run, games, time.monotonic() - started, config.eval_games),
               flush=True)
         return run
     from .threads import one_blas_thread

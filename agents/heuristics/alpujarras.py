@@ -518,6 +518,7 @@ class SoloWeights:
     harvest_lead: float = 0.5  # per farmland led over Zara, per harvest ahead
     noria: float = 0.3
     fruit: float = 0.2
+    hit: float = 0.65  # chance that a stop yields a wanted item (`_readiness`)
 
 
 SOLO = SoloWeights()
@@ -634,7 +635,7 @@ def solo_value(state: AlpujarrasState, w: SoloWeights = SOLO) -> float:
         cover = min(norias, missing, sum(fruit))  # a noria swaps a spare fruit into a missing one
         norias -= cover
         missing_total += missing - cover
-        logp += math.log(_readiness(missing_total, 0.0 if now else stops) * risk)
+        logp += math.log(_readiness(missing_total, 0.0 if now else stops, w.hit) * risk)
     # out-earning Zara: her markets and harvests still to come against the tokens planned
     die = state.pos[state.die]
     zara_markets = zara_harvests = 0
