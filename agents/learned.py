@@ -4,9 +4,12 @@ A policy file is a numpy `.npz` holding the policy's path of a MaskablePPO netwo
 layer (`weight_0`, `bias_0`, ... in the order they apply; tanh between layers, none after the
 last), and `about`, a JSON text saying what it was trained for and how (`game`, `players`,
 `observation_size`, `num_actions`, `activation`, and `trained`: command, seed, steps, wall time,
-evaluation). `huerta export RUN` writes one from a run's best model; the package ships one per
-game in `huerta/agents/models/` (`finca.npz`, `alpujarras.npz`, `alpujarras-solo.npz`,
-`mi_tierra.npz`), stored in float16 to keep the repository small and computed in float32.
+evaluation). `huerta export RUN` writes one from a run's best model; the package ships one
+model per game in `huerta/agents/models/` (`finca.npz`, `alpujarras.npz`, `alpujarras-solo.npz`,
+`mi_tierra.npz`), stored in float16 to keep the repository small and computed in float32. Two
+other kinds of file share the format and play through this agent: an afterstate value
+(`huerta.agents.afterstate`: the shipped Finca and Alpujarras agents) and learned value
+constants (`huerta.agents.value_weights`: the shipped solo agent).
 
 Why numpy and not the saved model: playing needs only the policy's forward pass, a few matrix
 products, so the shipped agents play without torch or stable-baselines3 installed, load in

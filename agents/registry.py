@@ -200,8 +200,8 @@ def check_ppo_file(path: Path, game: str | None = None) -> None:
 
 
 def _check_learned(game: str | None, arg: str | None) -> None:
-    """`learned[:PATH]`: the file exists, reads as a policy or an afterstate value and fits
-    `game`."""
+    """`learned[:PATH]`: the file exists, reads as a policy, an afterstate value or learned
+    value constants, and fits `game`."""
     from .learned import learned_options, learned_policy_path, load_model
 
     path, samples = learned_options(arg)  # a bad search:SAMPLES is refused, naming what it takes
@@ -216,17 +216,19 @@ def _check_learned(game: str | None, arg: str | None) -> None:
 
         from .afterstate import is_value_file
         from .learned import shipped_model
+        from .value_weights import is_weights_file
 
         counts = get_game(game).player_counts
         files = {shipped_model(game, n) for n in counts}
-        searchable = [f for f in files if f.is_file() and not is_value_file(f)]
+        searchable = [f for f in files
+                      if f.is_file() and not is_value_file(f) and not is_weights_file(f)]
     else:
         searchable = [] if not hasattr(network, "greedy") else [network]
     if samples is not None and not searchable:
         raise InvalidConfigError(
             f"learned:{arg}: learned:search plays rollouts of a policy network; the learned "
-            f"agent of {game} is an afterstate value, which searches on its own (play it as "
-            "`learned`)")
+            f"agent of {game} is an afterstate value (the solo game's: learned value "
+            "constants), which searches on its own (play it as `learned`)")
 
 
 def _check_ppo(game: str | None, arg: str | None) -> None:

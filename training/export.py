@@ -118,6 +118,8 @@ def export_policy(source: str | Path, out: str | Path | None = None,
     source = Path(source)
     if source.is_dir() and (source / "afterstate.json").is_file():
         return _export_value(source, out, dtype)
+    if source.is_dir() and (source / "cem.jsonl").is_file():
+        return _export_weights(source, out)
     if not source.exists():
         raise InvalidConfigError(f"{source}: no run folder or MaskablePPO .zip there")
     if source.is_dir() and not any((source / n).is_file()
@@ -175,5 +177,25 @@ def _export_value(run: Path, out: str | Path | None, dtype: str) -> Path:
     partial = out.with_name(out.name + ".partial.npz")
     network.save(partial, dtype=dtype)
     ValueNetwork.load(partial)  # the file reads back before it takes the name
+    os.replace(partial, out)
+    return out
+
+
+def _export_weights(run: Path, out: str | Path | None) -> Path:
+    """A cem run's best constants (its best_policy.npz, written by the run with how it was
+    trained) copied to `out` (constants have no dtype: a dozen numbers in JSON)."""
+    from huerta.agents.value_weights import ValueWeights
+
+    best = run / "best_policy.npz"
+    if not best.is_file():
+        raise InvalidConfigError(f"{run}: no best_policy.npz yet (the cem run has not finished; "
+                                 "continue it with --resume)")
+    model = ValueWeights.load(best)
+    model.about["exported"] = datetime.date.today().isoformat()
+    out = Path(out) if out is not None else best
+    out.parent.mkdir(parents=True, exist_ok=True)
+    partial = out.with_name(out.name + ".partial.npz")
+    model.save(partial)
+    ValueWeights.load(partial)  # the file reads back before it takes the name
     os.replace(partial, out)
     return out

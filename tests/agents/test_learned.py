@@ -12,13 +12,21 @@ from huerta.agents import make_agent
 from huerta.agents.afterstate import ValueNetwork, is_value_file
 from huerta.agents.learned import MODELS, LearnedAgent, PolicyNetwork, load_model, shipped_model
 from huerta.agents.registry import check_agent_code
+from huerta.agents.value_weights import ValueWeights, is_weights_file
 from huerta.envs.core.errors import InvalidConfigError
 from huerta.envs.core.registry import game_names, get_game
 from huerta.training.matches import play_game
 
 SHIPPED = [("finca", 2), ("alpujarras", 2), ("alpujarras", 1), ("mi_tierra", 2)]
-# the shipped files that hold a policy network (the others hold an afterstate value)
-POLICIES = [(g, p) for g, p in SHIPPED if not is_value_file(shipped_model(g, p))]
+
+
+def _is_policy(path) -> bool:
+    return not is_value_file(path) and not is_weights_file(path)
+
+
+# the shipped files that hold a policy network (the others hold an afterstate value, or the
+# solo game's learned value constants)
+POLICIES = [(g, p) for g, p in SHIPPED if _is_policy(shipped_model(g, p))]
 
 
 def _observations(game: str, players: int, count: int, seed: int = 0):
@@ -105,6 +113,11 @@ def test_the_shipped_models_load_and_say_how_they_were_trained(game, players):
     if isinstance(network, ValueNetwork):  # an afterstate run: games, not steps
         assert trained["method"] == "afterstate"
         assert trained["value_games"] >= trained["best_games"] > 0
+    elif isinstance(network, ValueWeights):  # a cem run: generations of constants
+        assert trained["method"] == "cem"
+        # learned: a generation after the heuristic's own constants (generation 0)
+        assert trained["generations"] >= trained["best_generation"] >= 1
+        assert network.about["weights"] != {}
     else:
         assert trained["steps"] > 0 and trained["best_steps"] > 0
 
@@ -247,11 +260,12 @@ def test_learned_search_over_a_shipped_value_is_refused_by_name(game, players):
     state, obs, view = _midgame_view(game, players, steps=12, seed=4)
     others = {shipped_model(game, n) for n in get_game(game).player_counts} - {
         shipped_model(game, players)}
-    if any(not is_value_file(f) for f in others):  # a variant's policy (the solo game's) searches
+    if any(_is_policy(f) for f in others):  # a variant's policy searches
         assert check_agent_code("learned:search", game) == "learned"
     else:  # no shipped policy of the game at all: refused before a game starts
         with pytest.raises(InvalidConfigError, match="is an afterstate value"):
             check_agent_code("learned:search", game)
     agent = LearnedAgent(seed=1, game=game, samples=2)  # built directly: refused at its move
-    with pytest.raises(InvalidConfigError, match="is an afterstate value"):
+    with pytest.raises(InvalidConfigError,
+                       match=r"is an afterstate value|with learned constants"):
         agent.act(obs, view)

@@ -202,5 +202,6 @@ def test_settings_of_the_other_method_are_refused_by_name(tmp_path, capsys):
     assert "--value-games is a setting of --method afterstate" in capsys.readouterr().err
     assert cli_main(["train", "finca", "--backend", "rllib", "--method", "ppo",
                      "--out", out]) == 2
-    assert "--method and --value-games are settings of --backend sb3" in capsys.readouterr().err
+    assert "--method, --value-games and --generations are settings of --backend sb3" in \
+        capsys.readouterr().err
     assert not Path(out).exists()

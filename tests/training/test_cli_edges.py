@@ -335,7 +335,7 @@ def test_the_play_hint_of_a_resumed_solo_run_names_the_solo_game(tmp_path, capsy
     tiny = tmp_path / "tiny.json"
     tiny.write_text(json.dumps({"n_steps": 32, "batch_size": 32, "n_epochs": 1, "net_arch": [8],
                                 "eval_every": 64, "eval_games": 1, "envs": 1,
-                                "imitation_games": 0}))
+                                "imitation_games": 0, "method": "ppo"}))
     out = tmp_path / "solo"
     common = ["--out", str(out), "--config", str(tiny), "--no-progress"]
     hint = f"play it: huerta tournament alpujarras-solo --agents learned:{out},random"

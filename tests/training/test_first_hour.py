@@ -206,7 +206,7 @@ def test_training_prints_a_line_per_evaluation_and_a_summary(tmp_path, capsys):
     config = TrainConfig(
         game="alpujarras-solo", steps=128, out=str(tmp_path), n_steps=64, batch_size=32,
         n_epochs=1, net_arch=[8], eval_every=64, eval_games=2, snapshot_every=64,
-        checkpoint_every=64, progress=False, envs=1, imitation_games=0,
+        checkpoint_every=64, progress=False, envs=1, imitation_games=0, method="ppo",
     )
     train(config)
     out = capsys.readouterr().out.splitlines()
