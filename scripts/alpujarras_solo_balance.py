@@ -2,6 +2,8 @@
 
     .venv/bin/python scripts/alpujarras_solo_balance.py                  # 150 games per variant
     .venv/bin/python scripts/alpujarras_solo_balance.py --games 400 --workers 2
+    .venv/bin/python scripts/alpujarras_solo_balance.py --games 200 --workers 2 \
+        --agents learned heuristic --default-only           # the shipped learned agent beside
 
 It plays seeded solo games (seed 0, 1, 2, ...: the same deals for every variant) with the
 heuristic agent and with random play, and prints the figures quoted in seeds/alpujarras.md (ZG-09,
@@ -30,7 +32,7 @@ VARIANTS = (
     ("no double turns", {"double_turns": 0}),
     ("5 double turns, 5 star sides", {"double_turns": 5, "star_sides": 5}),
 )
-AGENTS = ("heuristic", "random")
+AGENTS = ("heuristic", "random")  # the default line-up (--agents)
 
 
 @dataclass
@@ -88,14 +90,23 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=150, help="games per agent and variant")
     parser.add_argument("--workers", type=int, default=1, help="worker processes")
+    parser.add_argument("--agents", nargs="+", default=list(AGENTS), metavar="CODE",
+                        help="agent codes to play (default: heuristic random); random plays "
+                        "the default variant only")
+    parser.add_argument("--default-only", action="store_true",
+                        help="only the default variant (3 double turns, plain sides)")
     args = parser.parse_args(argv)
+    from huerta.agents.registry import check_agent_code
+
+    for code in args.agents:
+        check_agent_code(code, "alpujarras")  # a bad code is refused before any game
     print(f"Alpujarras solo game, {args.games} games per row (seeds 0..{args.games - 1})")
     header = (f"{'variant':34} {'agent':10} {'win %':>6} {'95% CI':>15} {'duties':>6} "
               f"{'all 10':>7} {'margin':>6}  losses")
     print(header)
     print("-" * len(header))
-    for label, options in VARIANTS:
-        for agent_code in AGENTS:
+    for label, options in VARIANTS[:1] if args.default_only else VARIANTS:
+        for agent_code in args.agents:
             if agent_code == "random" and options:
                 continue  # random play never meets the duties; one row says so
             t = run(agent_code, options, args.games, args.workers)

@@ -335,8 +335,8 @@ def train_cem(config: Any, run: Path, stop: Any) -> tuple[int, float]:
         from .train import read_eval
 
         plot_learning_curve(read_eval(run), run / "learning_curve.png",
-                            title=f"{config.game}, solo against Zara: learned value constants "
-                                  "(generation 0: the heuristic's)",
+                            title="alpujarras solo: learned value constants (at 0: the "
+                                  "heuristic's)",
                             x_label="training games against Zara")
     except ImportError:
         pass

@@ -640,7 +640,9 @@ def _export(args: argparse.Namespace) -> int:
 
     out = export_policy(args.run, args.out, dtype="float32" if args.float32 else "float16")
     about = load_model(out).about  # a policy, or an afterstate run's value
-    print(f"wrote {out} ({out.stat().st_size / 1e6:.2f} MB); play it: huerta tournament "
+    size = out.stat().st_size
+    shown = f"{size / 1e6:.2f} MB" if size >= 100_000 else f"{size / 1e3:.1f} kB"
+    print(f"wrote {out} ({shown}); play it: huerta tournament "
           f"{game_label(about['game'], about['players'])} --agents learned:{out},heuristic")
     return 0
 

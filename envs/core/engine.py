@@ -205,7 +205,8 @@ class GameSpec:
     # in the README
     training_pool: Mapping[str, float] = field(default_factory=dict)
     # player count -> `huerta train`'s default method where it is not "ppo" ("afterstate": the
-    # heuristic's search with a learned value), chosen by the measurements in the README
+    # heuristic's search with a learned value; "cem": the Alpujarras solo value's constants
+    # learned against Zara), chosen by the measurements in the README
     training_methods: Mapping[int, str] = field(default_factory=dict)
     # player count -> seed of the checked-in golden playthrough (tests/golden)
     golden_seeds: Mapping[int, int] = field(default_factory=dict)
