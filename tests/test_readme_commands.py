@@ -27,6 +27,7 @@ TINY_TRAINING = {
     "n_steps": 32, "batch_size": 32, "n_epochs": 1, "net_arch": [16],
     "eval_every": 64, "eval_games": 2, "snapshot_every": 64, "checkpoint_every": 64,
     "envs": 1, "imitation_games": 2, "imitation_epochs": 1, "value_epochs": 1,
+    "cem_population": 2, "cem_elite": 1, "cem_deals": 1,
 }
 PLACEHOLDER = re.compile(r"\b[A-Z][A-Z_.]{2,}\b|\[|\.\.\.")
 
@@ -75,15 +76,21 @@ def small(argv: list[str]) -> list[str]:
             arg = "64"
         elif previous == "--value-games":
             arg = "4"
+        elif previous == "--generations":
+            arg = "1"
         elif previous == "--seconds":
             arg = "0.05"
         elif previous == "--agents":
             arg = re.sub(r"mcts:\d+", "mcts:4", arg)
         out.append(arg)
     if out[0] == "train":
-        if training_method(out) == "afterstate":  # a budget in heuristic games, not steps
+        method = training_method(out)
+        if method == "afterstate":  # a budget in heuristic games, not steps
             if "--value-games" not in out:
                 out += ["--value-games", "4"]
+        elif method == "cem":  # a budget in generations
+            if "--generations" not in out:
+                out += ["--generations", "1"]
         elif "--steps" not in out:
             out += ["--steps", "64"]
         out += ["--config", "tiny.json", "--no-progress"]
@@ -145,7 +152,7 @@ def test_every_readme_block_runs_with_small_budgets(block, tmp_path, monkeypatch
             assert "win %" in out.out, command
         if argv[1] == "train":
             out_dir = argv[argv.index("--out") + 1]
-            made = "best_policy.npz" if training_method(argv[1:]) == "afterstate" \
+            made = "best_policy.npz" if training_method(argv[1:]) in ("afterstate", "cem") \
                 else "final_model.zip"
             assert (Path(out_dir) / made).is_file(), command
 
