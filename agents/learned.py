@@ -6,10 +6,11 @@ last), and `about`, a JSON text saying what it was trained for and how (`game`, 
 `observation_size`, `num_actions`, `activation`, and `trained`: command, seed, steps, wall time,
 evaluation). `huerta export RUN` writes one from a run's best model; the package ships one
 model per game in `huerta/agents/models/` (`finca.npz`, `alpujarras.npz`, `alpujarras-solo.npz`,
-`mi_tierra.npz`), stored in float16 to keep the repository small and computed in float32. Two
-other kinds of file share the format and play through this agent: an afterstate value
-(`huerta.agents.afterstate`: the shipped Finca and Alpujarras agents) and learned value
-constants (`huerta.agents.value_weights`: the shipped solo agent).
+`mi_tierra.npz`). Two other kinds of file share the format and play through this agent: an
+afterstate value (`huerta.agents.afterstate`: the shipped Finca and Alpujarras agents) and
+learned value constants (`huerta.agents.value_weights`: the shipped solo agent, a few numbers in
+JSON). Network weights are stored in float16 to keep the repository small and computed in
+float32.
 
 Why numpy and not the saved model: playing needs only the policy's forward pass, a few matrix
 products, so the shipped agents play without torch or stable-baselines3 installed, load in
@@ -264,6 +265,9 @@ def learned_version(game: str, arg: str | None, digits: int = 12) -> str:
     digest = hashlib.sha256(Path(__file__).read_bytes())
     for player in ("afterstate.py", "value_weights.py"):  # play value and weights files
         digest.update((Path(__file__).parent / player).read_bytes())
+    heuristic = Path(__file__).parent / "heuristics" / f"{game}.py"
+    if heuristic.is_file():  # the afterstate and constants agents play the heuristic's search
+        digest.update(heuristic.read_bytes())
     for path in files:
         digest.update(path.name.encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()[:digits]
@@ -278,8 +282,8 @@ class LearnedAgent(Agent):
     one that holds learned value constants (the shipped solo agent) plays as the solo heuristic
     with those constants (`huerta.agents.value_weights`).
 
-    With no `path`, the shipped policy of `game`: the solo game's own at one seat, else the
-    game's 2-player policy; the seat count is read from the game view at the first decision
+    With no `path`, the shipped model of `game`: the solo game's own at one seat, else the
+    game's 2-player model; the seat count is read from the game view at the first decision
     (or given as `players`)."""
 
     name = "learned"

@@ -211,7 +211,8 @@ def _check_learned(game: str | None, arg: str | None) -> None:
     if game is not None:
         network.check_game(game)
     if samples is not None and path is None and game is not None:
-        # the shipped models of every seat count: a variant (the solo game) may hold a policy
+        # the shipped models of every seat count: a variant's may hold a policy where the
+        # game's does not (none does now: the solo game's is learned value constants)
         from huerta.envs.core.registry import get_game
 
         from .afterstate import is_value_file

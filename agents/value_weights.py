@@ -33,6 +33,17 @@ import numpy as np
 from huerta.envs.core.errors import InvalidConfigError
 
 KIND = "value_weights"  # `about["kind"]` of a weights file
+# what each constant of `SoloWeights` may be (the value takes logs of the chances and divides by
+# the scale and spread): (lowest, highest or None, the rule in words); others: at least 0
+RANGES: dict[str, tuple[float, float | None, str]] = {
+    "window": (1.0, None, "at least 1 (duties judged by the holdings)"),
+    "hit": (0.0, 1.0, "a chance above 0 and at most 1"),
+    "risk": (0.0, 1.0, "a chance above 0 and at most 1"),
+    "far_duty": (0.0, 1.0, "a chance above 0 and at most 1"),
+    "scale": (0.0, None, "above 0"),
+    "spread": (0.0, None, "above 0"),
+}
+OPEN_BELOW = frozenset(("hit", "risk", "far_duty", "scale", "spread"))
 GAME = "alpujarras"
 PLAYERS = 1  # the solo game: the only value with learned constants
 
@@ -92,9 +103,11 @@ class ValueWeights:
             if isinstance(value, bool) or not isinstance(value, (int, float)) \
                     or not np.isfinite(value):
                 raise InvalidConfigError(f"{path}: weight {name} = {value!r} is not a number")
-        if about["weights"].get("window", 1) < 1:
-            raise InvalidConfigError(f"{path}: window {about['weights']['window']!r} must be "
-                                     "at least 1 (duties judged by the holdings)")
+            low, high, what = RANGES.get(name, (0.0, None, "at least 0"))
+            if value < low or (high is not None and value > high) \
+                    or (name in OPEN_BELOW and value == low):
+                raise InvalidConfigError(f"{path}: weight {name} = {value!r} is out of range: "
+                                         f"it must be {what}")
 
     @property
     def game(self) -> str:

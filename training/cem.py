@@ -7,7 +7,8 @@ A run searches them directly, each generation:
 
 1. **Sample** around the current mean, in search units (the constant itself, or its log for
    the positive weights of `CONSTANTS`), `cem_population - 1` candidates in mirrored pairs
-   (mean +- spread x a normal draw), clipped to each constant's range, beside the mean itself.
+   (mean +- spread x a normal draw; with an even population the last has no mirror), clipped
+   to each constant's range, beside the mean itself.
 2. **Play** every candidate on the same `cem_deals` fresh deals against Zara, with the same
    agent seeds (common random numbers: the candidates differ by their play, not their deals).
 3. **Score** each by wins + `DUTY_SCORE` x duties met per deal: a win needs all ten duties, and
@@ -43,10 +44,13 @@ import numpy as np
 from huerta.agents.value_weights import ValueWeights
 
 DUTY_SCORE = 0.05  # score per duty met, beside 1 per win (ten duties: half a win)
-TRAIN_SEED_BASE = 20_000_000  # training deals: 20,000,000 + seed x 1,000,000 + ...
+TRAIN_SEED_BASE = 20_000_000  # training deals: 20,000,000 + seed x SEED_STRIDE + ...
+SEED_STRIDE = 10**9  # the most deals a run plays: 10,000 generations x 100,000 deals
 EVAL_SEED_BASE = 10_000_000  # evaluation deals: seed + 10,000,000 + i (as the other methods)
 MIN_SPREAD = 0.1  # share of the starting spread the spread never falls below
+JOB_GAMES = 4  # games per job handed to a worker process
 GAME = "alpujarras"
+DEFAULT_GENERATIONS = 8  # TrainConfig.cem_generations when a run names none
 
 
 @dataclass(frozen=True)
@@ -108,8 +112,9 @@ def units_of(weights: dict[str, float]) -> np.ndarray:
 
 def candidates(mean: np.ndarray, spread: np.ndarray, population: int,
                rng: np.random.Generator) -> list[np.ndarray]:
-    """The mean and `population - 1` mirrored samples around it (search units, each clipped to
-    its constant's range and mapped back, so a candidate is what it plays)."""
+    """The mean and `population - 1` samples around it in mirrored pairs (the last one alone
+    when `population` is even), in search units, each clipped to its constant's range and
+    mapped back, so that a candidate is what it plays."""
     pairs = population // 2
     draws = rng.standard_normal((pairs, len(mean)))
     steps = np.concatenate([draws, -draws])[:population - 1]
@@ -183,9 +188,10 @@ class Player:
     def play(self, table: list[dict[str, float]], seeds: list[int],
              options: dict[str, Any]) -> list[tuple[int, int]] | None:
         """(wins, duties) of each constants table in `table` over all of `seeds`."""
-        parts = min(len(seeds), self.workers * 2)
-        jobs = [(k, weights, seeds[p::parts], options)
-                for k, weights in enumerate(table) for p in range(parts)]
+        # jobs of a few games: a stop is seen within seconds, and the sums do not depend on
+        # how the deals are split
+        jobs = [(k, weights, seeds[p:p + JOB_GAMES], options)
+                for k, weights in enumerate(table) for p in range(0, len(seeds), JOB_GAMES)]
         sums = [[0, 0] for _ in table]
         results = map(_play_job, jobs) if self.pool is None \
             else self.pool.imap_unordered(_play_job, jobs)
@@ -242,7 +248,7 @@ def weights_path(run: Path, games: int) -> Path:
 
 
 def train_deals(seed: int, generation: int, deals: int) -> list[int]:
-    start = TRAIN_SEED_BASE + seed * 1_000_000 + (generation - 1) * deals
+    start = TRAIN_SEED_BASE + seed * SEED_STRIDE + (generation - 1) * deals
     return list(range(start, start + deals))
 
 
@@ -279,8 +285,9 @@ def train_cem(config: Any, run: Path, stop: Any) -> tuple[int, float]:
 
     def interrupted() -> TrainingInterrupted:
         done = generations[-1].generation if generations else 0
-        return TrainingInterrupted(stop.signum, done, config.cem_generations,
-                                   run / "cem.jsonl", unit="generations")
+        kept = run / ("cem.jsonl" if generations else "config.json")  # nothing played yet
+        return TrainingInterrupted(stop.signum, done, config.cem_generations, kept,
+                                   unit="generations")
 
     def finish(generation: Generation) -> None:
         generations.append(generation)
@@ -354,13 +361,11 @@ def best_generation(generations: list[Generation]) -> Generation:
 def run_facts(run: Path, config: Any) -> dict[str, Any]:
     """How a cem run was trained, for its best_policy.npz: its command line, seed, settings,
     the best evaluation, and the wall time (the generations' own seconds)."""
-    from .train import TrainConfig
 
     generations = read_generations(run)
     flags = ""
-    for name, flag in (("cem_generations", "--generations"),):
-        if getattr(config, name) != getattr(TrainConfig, name):
-            flags += f" {flag} {getattr(config, name)}"
+    if config.cem_generations != DEFAULT_GENERATIONS:
+        flags += f" --generations {config.cem_generations}"
     facts: dict[str, Any] = {
         "method": "cem", "command": f"huerta train alpujarras-solo --seed {config.seed}{flags} "
                                     f"--out {config.out}",

@@ -639,7 +639,7 @@ def _export(args: argparse.Namespace) -> int:
     from .export import export_policy
 
     out = export_policy(args.run, args.out, dtype="float32" if args.float32 else "float16")
-    about = load_model(out).about  # a policy, or an afterstate run's value
+    about = load_model(out).about  # a policy, an afterstate value or value constants
     size = out.stat().st_size
     shown = f"{size / 1e6:.2f} MB" if size >= 100_000 else f"{size / 1e3:.1f} kB"
     print(f"wrote {out} ({shown}); play it: huerta tournament "
@@ -931,17 +931,19 @@ def build_parser() -> argparse.ArgumentParser:
     main_job.set_defaults(func=_main_job)
 
     export = sub.add_parser(
-        "export", help="write a trained policy as a small numpy file (agent code learned:PATH)",
-        description="Write the policy of a training run's best model (or of a MaskablePPO .zip) "
-        "as an .npz of its layers, with what it was trained for and how: a few MB, played by "
-        "the agent code learned:PATH without torch. `huerta train` writes best_policy.npz "
-        "into each run folder itself.",
+        "export", help="write a trained model as a small numpy file (agent code learned:PATH)",
+        description="Write a training run's best model (or the policy of a MaskablePPO .zip) "
+        "as an .npz with what it was trained for and how: a policy's or an afterstate value's "
+        "layers (up to a few MB), or a cem run's value constants (under a kB), played by the "
+        "agent code learned:PATH without torch. `huerta train` writes best_policy.npz into "
+        "each run folder itself.",
     )
     export.add_argument("run", help="a run folder (its best_model.zip) or a MaskablePPO .zip")
     export.add_argument("--out", default=None,
                         help="file to write (default: best_policy.npz beside the model)")
     export.add_argument("--float32", action="store_true",
-                        help="store float32 weights (default float16: half the size)")
+                        help="store float32 weights (default float16: half the size; "
+                        "value constants have no weights to store)")
     export.set_defaults(func=_export)
 
     replay = sub.add_parser(

@@ -81,6 +81,11 @@ def run_facts(run: Path) -> dict[str, Any]:
         game = config.get("game")
         name = f"{game}-solo" if config.get("players") == 1 else game
         flags = ""
+        from huerta.envs.core.registry import get_game
+
+        default = get_game(game).training_methods.get(config.get("players", 2), "ppo")
+        if config.get("method", "ppo") != default:
+            flags += f" --method {config.get('method', 'ppo')}"
         if config.get("steps") != DEFAULT_STEPS:
             flags += f" --steps {config.get('steps')}"
         if config.get("imitation_games", 0) != TrainConfig.imitation_games:
@@ -113,13 +118,13 @@ def export_policy(source: str | Path, out: str | Path | None = None,
     (or overrides) what the file says about the training."""
     if dtype not in DTYPES:
         raise InvalidConfigError(f"export dtype {dtype!r} is not one of {', '.join(DTYPES)}")
-    from sb3_contrib import MaskablePPO
-
     source = Path(source)
     if source.is_dir() and (source / "afterstate.json").is_file():
         return _export_value(source, out, dtype)
-    if source.is_dir() and (source / "cem.jsonl").is_file():
+    if source.is_dir() and ((source / "cem.jsonl").is_file() or _method(source) == "cem"):
         return _export_weights(source, out)
+    from sb3_contrib import MaskablePPO
+
     if not source.exists():
         raise InvalidConfigError(f"{source}: no run folder or MaskablePPO .zip there")
     if source.is_dir() and not any((source / n).is_file()
@@ -179,6 +184,15 @@ def _export_value(run: Path, out: str | Path | None, dtype: str) -> Path:
     ValueNetwork.load(partial)  # the file reads back before it takes the name
     os.replace(partial, out)
     return out
+
+
+def _method(run: Path) -> str | None:
+    """The training method a run folder's config.json names (None without one)."""
+    try:
+        config = json.loads((run / "config.json").read_text())
+    except (OSError, ValueError):
+        return None
+    return config.get("method") if isinstance(config, dict) else None
 
 
 def _export_weights(run: Path, out: str | Path | None) -> Path:

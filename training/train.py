@@ -112,7 +112,9 @@ class TrainConfig:
     value_games: int = 2000  # heuristic games recorded (the curve's last point)
     value_horizon: int = 6  # turns ahead whose heuristic margin is a position's target
     value_epochs: int = 15
-    cem_generations: int = 8  # generations of candidates (each evaluated: the curve's points)
+    # generations of candidates (each evaluated: the curve's points); None: 8 for a new run, on
+    # resume the run's own (a resumed run given more goes on to them)
+    cem_generations: int | None = None
     cem_population: int = 7  # candidates per generation: the mean and mirrored samples
     cem_elite: int = 3  # best candidates the next mean is made of
     cem_deals: int = 64  # fresh deals against Zara every candidate of a generation plays
@@ -171,6 +173,10 @@ class TrainConfig:
         spec.check_players(self.players)
         if self.steps is None:
             self.steps = DEFAULT_STEPS
+        if self.cem_generations is None:
+            from .cem import DEFAULT_GENERATIONS
+
+            self.cem_generations = DEFAULT_GENERATIONS
         for name, minimum, maximum in _INT_FIELDS:
             setattr(self, name, _checked_int(name, getattr(self, name), minimum, maximum))
         for name, minimum, maximum, open_low in _FLOAT_FIELDS:
@@ -237,8 +243,8 @@ _INT_FIELDS: tuple[tuple[str, int, int | None], ...] = (
     ("snapshot_every", 1, None), ("checkpoint_every", 1, None), ("eval_every", 1, None),
     ("eval_games", 1, None), ("imitation_games", 0, None), ("imitation_epochs", 1, None),
     ("value_games", 1, None), ("value_horizon", 0, None), ("value_epochs", 1, None),
-    ("cem_generations", 1, None), ("cem_population", 2, None), ("cem_elite", 1, None),
-    ("cem_deals", 1, None),
+    ("cem_generations", 1, 10_000), ("cem_population", 2, None), ("cem_elite", 1, None),
+    ("cem_deals", 1, 100_000),
 )
 # (field, minimum, maximum or None, minimum excluded): real-number settings
 _FLOAT_FIELDS: tuple[tuple[str, float, float | None, bool], ...] = (
@@ -801,6 +807,8 @@ def _resumed_config(config: TrainConfig, run: Path) -> TrainConfig:
     saved["out"] = config.out  # where the run is now, should it have been moved
     if config.steps is not None:
         saved["steps"] = config.steps
+    if config.cem_generations is not None:
+        saved["cem_generations"] = config.cem_generations
     return TrainConfig(**saved).check()
 
 

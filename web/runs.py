@@ -106,7 +106,9 @@ class RunsFolder:
         entry: dict[str, Any] = {"id": run_id, "eval": rows,
                                  "plot": (folder / PLOTS["training"]).is_file()}
         if isinstance(config, dict):
-            entry.update({k: config.get(k) for k in ("game", "players", "steps", "seed")})
+            entry.update({k: config.get(k) for k in ("game", "players", "steps", "seed",
+                                                     "method")})
+            entry["budget"] = training_budget(config)
         return entry
 
     # --- one run ----------------------------------------------------------------------------------
@@ -215,3 +217,19 @@ class RunsFolder:
         if len(names) != record.num_players:
             names = [f"player_{s}" for s in range(record.num_players)]
         return record, names, f"{run_id}/{GAMES_FILE} line {line + 1}"
+
+
+def training_budget(config: dict[str, Any]) -> str:
+    """What a training run's size is counted in, by its method: PPO steps, an afterstate run's
+    heuristic games, a cem run's generations (its `steps` setting is unused there)."""
+    method = config.get("method") or "ppo"
+
+    def count(key: str) -> str:
+        value = config.get(key)
+        return f"{value:,}" if isinstance(value, int) else "?"
+
+    if method == "afterstate":
+        return f"afterstate value, {count('value_games')} heuristic games"
+    if method == "cem":
+        return f"learned value constants, {count('cem_generations')} generations"
+    return f"{count('steps')} steps"

@@ -142,15 +142,38 @@ def test_a_stopped_run_keeps_its_generations_and_resumes_to_the_same_constants(t
         cem.train_cem(config, out, StopDuringGeneration2())
     assert [g.generation for g in cem.read_generations(out)] == [0, 1]
     assert not (out / "best_policy.npz").exists()
+    from huerta.training.export import export_policy
+
+    with pytest.raises(InvalidConfigError, match=r"no best_policy\.npz yet \(the cem run"):
+        export_policy(out)
     run = train(TrainConfig(out=str(out), progress=False, game="alpujarras-solo"), resume=True)
     assert [g.generation for g in cem.read_generations(run)] == [0, 1, 2]
     assert [g.weights for g in cem.read_generations(run)] == \
         [g.weights for g in cem.read_generations(whole)]
     assert [r["steps"] for r in read_eval(run)] == [0, 6, 12]
+    # resumed with more generations, it goes on to them with the draws an unstopped run makes
+    longer = train(TrainConfig(out=str(out), progress=False, game="alpujarras-solo",
+                               cem_generations=3), resume=True)
+    assert [g.generation for g in cem.read_generations(longer)] == [0, 1, 2, 3]
+    assert json.loads((longer / "config.json").read_text())["cem_generations"] == 3
+    assert "--generations 3" in ValueWeights.load(longer / "best_policy.npz").about["trained"][
+        "command"]
     # a line cut short by a kill is played again, not read
     path = run / "cem.jsonl"
     path.write_text(path.read_text()[:-40])
-    assert [g.generation for g in cem.read_generations(run)] == [0, 1]
+    assert [g.generation for g in cem.read_generations(run)] == [0, 1, 2]
+
+
+def test_a_solo_ppo_run_says_its_method_in_the_command_it_records(tmp_path):
+    from huerta.training.export import run_facts
+
+    config = TrainConfig(game="alpujarras-solo", method="ppo", out=str(tmp_path)).check()
+    (tmp_path / "config.json").write_text(json.dumps(vars(config)))
+    assert run_facts(tmp_path)["command"].startswith(
+        "huerta train alpujarras-solo --seed 0 --method ppo")
+    config = TrainConfig(game="mi_tierra", out=str(tmp_path)).check()  # its default: no flag
+    (tmp_path / "config.json").write_text(json.dumps(vars(config)))
+    assert "--method" not in run_facts(tmp_path)["command"]
 
 
 def test_cem_settings_are_checked_and_refused_elsewhere_by_name(tmp_path, capsys):
@@ -185,7 +208,13 @@ def test_value_weights_files_are_checked_by_name(tmp_path):
     for weights, message in (({"windows": 4}, r"unknown weight\(s\) \['windows'\]"),
                              ({"hit": "high"}, "weight hit = 'high' is not a number"),
                              ({"hit": float("nan")}, "is not a number"),
-                             ({"window": 0}, "window 0 must be at least 1")):
+                             ({"window": 0}, "window = 0 is out of range: it must be at "
+                                             "least 1"),
+                             ({"hit": 1.5}, "hit = 1.5 is out of range: it must be a chance "
+                                            "above 0 and at most 1"),
+                             ({"spread": 0.0}, "spread = 0.0 is out of range"),
+                             ({"noria": -1}, "noria = -1 is out of range: it must be at "
+                                             "least 0")):
         with pytest.raises(InvalidConfigError, match=message):
             ValueWeights(weights)
     with pytest.raises(InvalidConfigError, match="not a value-weights file"):

@@ -216,6 +216,7 @@ def test_results_list_the_runs_and_their_games(client):
     assert tour["game"] == "alpujarras" and tour["games"] == 2 and "heuristic" in tour["table"]
     assert [t["id"] for t in listing["training"]] == ["train/finca-ppo"]
     assert listing["training"][0]["eval"][1]["win_rate_vs_random"] == "0.7500"
+    assert listing["training"][0]["budget"] == "2,048 steps"  # a PPO run (no method named)
     games = client.get("/api/runs/games", params={"run": "tour"}).json()
     assert [g["agents"] for g in games["games"]] == [["random", "heuristic"],
                                                      ["heuristic", "random"]]
@@ -277,3 +278,14 @@ def test_meta_names_every_games_board_script_and_it_is_served(client):
                            for name in ("app.js", "boards.js", "play.js", "replay.js"))
     for script in scripts.values():  # imported by the name the server gives, not by its own
         assert script not in page_scripts
+
+
+def test_a_training_run_is_sized_in_its_methods_own_unit():
+    from huerta.web.runs import training_budget
+
+    assert training_budget({"method": "ppo", "steps": 600000}) == "600,000 steps"
+    assert training_budget({"method": "afterstate", "steps": 600000, "value_games": 2000}) == \
+        "afterstate value, 2,000 heuristic games"
+    assert training_budget({"method": "cem", "steps": 600000, "cem_generations": 8}) == \
+        "learned value constants, 8 generations"
+    assert training_budget({"method": "cem"}) == "learned value constants, ? generations"

@@ -292,6 +292,7 @@ def test_results_show_the_runs_and_open_a_tournament_game(page):
     page.wait_for_selector("article.run[data-run='tour'] pre.table")
     assert "heuristic" in page.inner_text("article.run[data-run='tour'] pre.table")
     assert page.locator("article.run[data-run='train/finca-ppo'] img.plot").count() == 1
+    assert "2,048 steps" in page.inner_text("article.run[data-run='train/finca-ppo'] p.muted")
     page.click("article.run[data-run='tour'] >> text=Show the games")
     page.locator(".games-table button", has_text="Replay").nth(1).click()
     page.wait_for_selector("#view-replay:not([hidden]) #replay-board svg")

@@ -92,7 +92,7 @@ export function initResults(meta, replay) {
 
   function training(run) {
     const facts = [run.game, run.players ? `${run.players} players` : null,
-      run.steps ? `${Number(run.steps).toLocaleString("en")} steps` : null,
+      run.budget || null,
       run.seed !== undefined && run.seed !== null ? `seed ${run.seed}` : null].filter(Boolean);
     const columns = run.eval.length ? Object.keys(run.eval[0]).filter((c) => c !== "time") : [];
     const table = run.eval.length ? h("table", { class: "eval-table" },
