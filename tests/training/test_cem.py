@@ -246,3 +246,15 @@ def test_the_hit_rate_is_a_constant_of_the_solo_value():
     # with nothing held yet every duty lacks items: a surer stop makes them likelier
     assert solo_value(state, replace(SOLO, hit=0.9)) > solo_value(state, SOLO) > \
         solo_value(state, replace(SOLO, hit=0.4))
+
+
+def test_the_sums_do_not_depend_on_the_number_of_worker_processes():
+    table = [cem.weights_of(cem.start_units()), {**cem.weights_of(cem.start_units()),
+                                                 "window": 6.0}]
+    seeds = cem.train_deals(0, 1, 6)  # two jobs of 4 and 2 games per candidate
+    with cem.Player(1, lambda: False) as alone:
+        one = alone.play(table, seeds, {})
+    with cem.Player(2, lambda: False) as pair:
+        two = pair.play(table, seeds, {})
+    assert one == two
+    assert one[0] == cem.play_deals(table[0], seeds, {})
