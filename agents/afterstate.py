@@ -121,11 +121,7 @@ class ValueNetwork:
         for i, (w, b) in enumerate(zip(self.weights, self.biases, strict=True)):
             arrays[f"weight_{i}"] = w.astype(dtype)
             arrays[f"bias_{i}"] = b.astype(dtype)
-        if hasattr(path, "write"):
-            np.savez_compressed(path, **arrays)
-            return
-        with open(path, "wb") as f:
-            np.savez_compressed(f, **arrays)
+        write_npz(path, arrays)
 
     def _check(self) -> None:
         about, path = self.about, self.path
@@ -186,13 +182,28 @@ class ValueNetwork:
                                      f"({spec.observation_size})")
 
 
-def is_value_file(path: str | Path) -> bool:
-    """Whether `path` holds an afterstate value (else, presumably, a policy)."""
+def write_npz(path: Any, arrays: dict[str, Any]) -> None:
+    """Write a model file's `arrays` compressed to `path` (a path, or an open binary file)."""
+    if hasattr(path, "write"):
+        np.savez_compressed(path, **arrays)
+        return
+    with open(path, "wb") as f:
+        np.savez_compressed(f, **arrays)
+
+
+def model_kind(path: str | Path) -> str | None:
+    """`about["kind"]` of a model file (None for a policy, which has none, or an unreadable
+    file)."""
     try:
         with np.load(path, allow_pickle=False) as data:
-            return json.loads(str(data["about"])).get("kind") == KIND
+            return json.loads(str(data["about"])).get("kind")
     except (OSError, ValueError, KeyError, zipfile.BadZipFile, EOFError, AttributeError):
-        return False
+        return None
+
+
+def is_value_file(path: str | Path) -> bool:
+    """Whether `path` holds an afterstate value (else, presumably, a policy)."""
+    return model_kind(path) == KIND
 
 
 class Judge:

@@ -82,12 +82,9 @@ class ValueWeights:
 
     def save(self, path: Any) -> None:
         """Write the file to `path` (a path, or an open binary file)."""
-        arrays = {"about": np.array(json.dumps(self.about))}
-        if hasattr(path, "write"):
-            np.savez_compressed(path, **arrays)
-            return
-        with open(path, "wb") as f:
-            np.savez_compressed(f, **arrays)
+        from .afterstate import write_npz
+
+        write_npz(path, {"about": np.array(json.dumps(self.about))})
 
     def _check(self) -> None:
         about, path = self.about, self.path
@@ -145,8 +142,6 @@ class ValueWeights:
 
 def is_weights_file(path: str | Path) -> bool:
     """Whether `path` holds learned value constants."""
-    try:
-        with np.load(path, allow_pickle=False) as data:
-            return json.loads(str(data["about"])).get("kind") == KIND
-    except (OSError, ValueError, KeyError, zipfile.BadZipFile, EOFError, AttributeError):
-        return False
+    from .afterstate import model_kind
+
+    return model_kind(path) == KIND

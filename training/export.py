@@ -166,24 +166,32 @@ def export_policy(source: str | Path, out: str | Path | None = None,
     return out
 
 
-def _export_value(run: Path, out: str | Path | None, dtype: str) -> Path:
-    """An afterstate run's best value (its best_policy.npz, written by the run with how it was
-    trained) copied to `out`, in `dtype`."""
-    from huerta.agents.afterstate import ValueNetwork
-
+def _export_run_file(run: Path, out: str | Path | None, model_class: Any, unfinished: str,
+                     **save: Any) -> Path:
+    """The best_policy.npz a run wrote itself (with how it was trained), read as `model_class`,
+    dated and copied to `out` (its `save` options, e.g. a dtype, applied); `unfinished` says why
+    a run has none yet."""
     best = run / "best_policy.npz"
     if not best.is_file():
-        raise InvalidConfigError(f"{run}: no best_policy.npz yet (the afterstate run has not "
-                                 "finished an evaluation; continue it with --resume)")
-    network = ValueNetwork.load(best)
-    network.about.update({"dtype": dtype, "exported": datetime.date.today().isoformat()})
+        raise InvalidConfigError(f"{run}: no best_policy.npz yet ({unfinished}; continue it "
+                                 "with --resume)")
+    model = model_class.load(best)
+    model.about.update({**save, "exported": datetime.date.today().isoformat()})
     out = Path(out) if out is not None else best
     out.parent.mkdir(parents=True, exist_ok=True)
     partial = out.with_name(out.name + ".partial.npz")
-    network.save(partial, dtype=dtype)
-    ValueNetwork.load(partial)  # the file reads back before it takes the name
+    model.save(partial, **save)
+    model_class.load(partial)  # the file reads back before it takes the name
     os.replace(partial, out)
     return out
+
+
+def _export_value(run: Path, out: str | Path | None, dtype: str) -> Path:
+    """An afterstate run's best value copied to `out`, in `dtype`."""
+    from huerta.agents.afterstate import ValueNetwork
+
+    return _export_run_file(run, out, ValueNetwork,
+                            "the afterstate run has not finished an evaluation", dtype=dtype)
 
 
 def _method(run: Path) -> str | None:
@@ -196,20 +204,8 @@ def _method(run: Path) -> str | None:
 
 
 def _export_weights(run: Path, out: str | Path | None) -> Path:
-    """A cem run's best constants (its best_policy.npz, written by the run with how it was
-    trained) copied to `out` (constants have no dtype: a dozen numbers in JSON)."""
+    """A cem run's best constants copied to `out` (constants have no dtype: a dozen numbers in
+    JSON)."""
     from huerta.agents.value_weights import ValueWeights
 
-    best = run / "best_policy.npz"
-    if not best.is_file():
-        raise InvalidConfigError(f"{run}: no best_policy.npz yet (the cem run has not finished; "
-                                 "continue it with --resume)")
-    model = ValueWeights.load(best)
-    model.about["exported"] = datetime.date.today().isoformat()
-    out = Path(out) if out is not None else best
-    out.parent.mkdir(parents=True, exist_ok=True)
-    partial = out.with_name(out.name + ".partial.npz")
-    model.save(partial)
-    ValueWeights.load(partial)  # the file reads back before it takes the name
-    os.replace(partial, out)
-    return out
+    return _export_run_file(run, out, ValueWeights, "the cem run has not finished")

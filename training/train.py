@@ -857,21 +857,17 @@ def train(config: TrainConfig, resume: bool = False, force: bool = False) -> Pat
     _write_text(run / "config.json", json.dumps(asdict(config), indent=2) + "\n")
 
     stop = _Stop()
-    if config.method == "afterstate":
-        from .afterstate import summary_text, train_afterstate
+    if config.method in ("afterstate", "cem"):  # a loop of their own, counted in games
+        if config.method == "afterstate":
+            from .afterstate import summary_text
+            from .afterstate import train_afterstate as train_method
+        else:
+            from .cem import summary_text
+            from .cem import train_cem as train_method
 
         with _signals_caught(stop):
-            games, _ = train_afterstate(config, run, stop)
+            games, _ = train_method(config, run, stop)
         print(summary_text(run, games, time.monotonic() - started, config.eval_games),
-              flush=True)
-        return run
-    if config.method == "cem":
-        from .cem import summary_text as cem_summary
-        from .cem import train_cem
-
-        with _signals_caught(stop):
-            games, _ = train_cem(config, run, stop)
-        print(cem_summary(run, games, time.monotonic() - started, config.eval_games),
               flush=True)
         return run
     from .threads import one_blas_thread
