@@ -89,6 +89,7 @@ class SearchAgent(Agent):
     (per decision), `horizon` (turns of this player simulated after the current one; 0 plays to
     the end of the game) and `width` (candidates compared), each by default the game's
     `GameSpec.search`; `min_samples` (simulations per candidate in a round, default 1).
+    The budget is read from `clock` (`time.perf_counter`; a test may substitute its own).
     """
 
     name = "search"
@@ -131,6 +132,7 @@ class SearchAgent(Agent):
         self.base = make_heuristic(game, seed=seed)
         self.last_step = -2  # the game step of this agent's previous decision
         self.last_stats: dict[str, Any] = {}
+        self.clock: Callable[[], float] = time.perf_counter
 
     def reset(self, seed: int | None = None) -> None:
         super().reset(seed)
@@ -141,7 +143,7 @@ class SearchAgent(Agent):
     def act(self, observation: dict[str, np.ndarray], view: PlayerView | None = None) -> int:
         if view is None:
             raise ValueError("the search agent needs the game view (needs_view=True)")
-        start = time.perf_counter()
+        start = self.clock()
         mid_turn = self.last_step == view.steps - 1
         self.last_step = view.steps
         before = getattr(self.base, "first_values", None)
@@ -174,12 +176,12 @@ class SearchAgent(Agent):
         results: dict[int, list[float]] = {a: [] for a in legal}  # by sample, in order
         rounds = max(1, math.ceil(math.log2(len(alive) / 2))) + 1
         played = rounds_done = 0
-        began = time.perf_counter()
+        began = self.clock()
         while True:
             per = max(self.min_samples, self.simulations // (len(alive) * rounds))
             out_of_time = False
             for _ in range(per):
-                if time.perf_counter() >= deadline:  # the heuristic's own choice took it all
+                if self.clock() >= deadline:  # the heuristic's own choice took it all
                     out_of_time = True
                     break
                 state = view.determinize(self.rng)
@@ -187,7 +189,7 @@ class SearchAgent(Agent):
                 for action in alive:  # every candidate on the same sample: paired results
                     results[action].append(self._simulate(state.clone(), me, action, seed))
                     played += 1
-                    now = time.perf_counter()
+                    now = self.clock()
                     if now + (now - began) / played >= deadline:  # the next one would overrun
                         out_of_time = True
                         break

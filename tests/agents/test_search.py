@@ -4,7 +4,7 @@ heuristic is a benchmark claim in the README, not a test."""
 
 from __future__ import annotations
 
-import time
+import math
 
 import numpy as np
 import pytest
@@ -74,28 +74,36 @@ def test_it_does_leave_the_heuristic_when_a_simulation_says_so(game):
 @pytest.mark.parametrize("game", ["finca", "mi_tierra"])
 def test_no_simulation_starts_after_the_time_budget(game, monkeypatch):
     """The budget is checked before every simulation: none begins after the deadline, however
-    many simulations were asked for (the last one may end a little after it)."""
-    seconds = 0.03
+    many simulations were asked for (the last one may end a little after it). The clock is a
+    fake one that moves only while a simulation runs, so the check is exact on any machine."""
+    seconds, cost = 0.03, 0.004  # each simulation "takes" 4 ms of the 30 ms budget
     agent = SearchAgent(seed=1, game=game, simulations=100_000, seconds=seconds)
+    now = [0.0]
+    agent.clock = lambda: now[0]
     decisions: list[float] = []
     starts: list[float] = []
     act, simulate = agent.act, agent._simulate
 
     def timed_act(observation, view=None):
-        decisions.append(time.perf_counter())
+        decisions.append(now[0])
         return act(observation, view)
 
     def timed_simulate(*args):
-        starts.append(time.perf_counter())
+        starts.append(now[0])
+        now[0] += cost
         return simulate(*args)
 
     monkeypatch.setattr(agent, "act", timed_act)
     monkeypatch.setattr(agent, "_simulate", timed_simulate)
     play_game(game, [agent, make_heuristic(game, seed=2)], seed=5, max_steps=120)
     assert starts, "the search never ran"
+    per_decision: dict[float, int] = {}
     for start in starts:
         began = max(d for d in decisions if d <= start)
         assert start - began < seconds
+        per_decision[began] = per_decision.get(began, 0) + 1
+    # the budget, not the 100,000 simulations asked for, ended every search
+    assert max(per_decision.values()) <= math.ceil(seconds / cost)
 
 
 def test_candidates_are_the_default_and_the_heuristics_best_alternatives():
