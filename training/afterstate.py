@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import datetime
 import json
+import math
 import os
 import time
 from collections.abc import Callable
@@ -325,6 +326,9 @@ def value_network(layers: list[tuple[np.ndarray, np.ndarray]], game: str, player
 
 
 # --- evaluation ----------------------------------------------------------------------------------
+EVAL_JOB_GAMES = 10  # games per evaluation job (the workers' unit of work)
+
+
 def _evaluate_part(path: str, game: str, players: int, opponent: str, seed: int,
                    options: dict[str, Any], games: range) -> float:
     """Wins (a shared victory counts 1/k) of the afterstate agent in `path` over `games` (game
@@ -350,21 +354,30 @@ def _evaluate_part(path: str, game: str, players: int, opponent: str, seed: int,
 
 
 def evaluate(path: Path, game: str, players: int, opponent: str, games: int, seed: int,
-             options: dict[str, Any] | None = None, workers: int | None = None) -> float:
+             options: dict[str, Any] | None = None, workers: int | None = None,
+             should_stop: Callable[[], bool] = lambda: False) -> float | None:
     """Win rate of the afterstate agent in `path` against `opponent` over `games`
     seat-rotated games with fixed seeds (split over `workers` processes; the result does not
-    depend on their number)."""
+    depend on their number); None when `should_stop()` turned true first (it is asked while
+    the workers play, so a signal does not wait for the evaluation to end)."""
     workers = max(1, min(workers or os.cpu_count() or 1, games))
-    parts = [range(k, games, workers) for k in range(workers)]
+    parts = [range(k, min(k + EVAL_JOB_GAMES, games)) for k in range(0, games, EVAL_JOB_GAMES)]
     job = partial(_evaluate_part, str(path), game, players, opponent, seed, options or {})
     if workers == 1:
-        return job(parts[0]) / games
+        wins = []
+        for part in parts:
+            if should_stop():
+                return None
+            wins.append(job(part))
+        return math.fsum(wins) / games
     import multiprocessing
 
-    from .chunks import _ignore_sigint
+    from .chunks import _ignore_sigint, results_until_stopped
 
     with multiprocessing.get_context("spawn").Pool(workers, initializer=_ignore_sigint) as pool:
-        return sum(pool.map(job, parts)) / games
+        wins = list(results_until_stopped(pool, job, parts, should_stop))
+    # fsum: the rate does not depend on the order in which the parts finished
+    return math.fsum(wins) / games if len(wins) == len(parts) else None
 
 
 def report_to_json(report: ValueReport) -> str:
@@ -475,12 +488,13 @@ def train_afterstate(config: Any, run: Path, stop: Any) -> tuple[int, float]:
         _replace_from(_temporary(path), path, network.save)
         rates = {}
         for opponent in eval_opponents(config.game, config.players):
-            rates[opponent] = evaluate(path, config.game, config.players, opponent,
-                                       config.eval_games, config.seed + 10_000_000,
-                                       config.game_options)
-            if should_stop():
+            rate = evaluate(path, config.game, config.players, opponent, config.eval_games,
+                            config.seed + 10_000_000, config.game_options,
+                            should_stop=should_stop)
+            if rate is None or should_stop():  # the value file is kept; its row is not
                 raise TrainingInterrupted(stop.signum, games, config.value_games, path,
                                           unit="heuristic games")
+            rates[opponent] = rate
         append_eval(run, games, rates, config.eval_games)
         print(eval_text(games, rates, config.eval_games), flush=True)
     rows = [r for r in read_eval(run) if _value_path(run, int(r["steps"])).exists()]

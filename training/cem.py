@@ -162,8 +162,8 @@ def _play_job(job: tuple[int, dict[str, float], list[int], dict[str, Any]]
 
 class Player:
     """Plays batches of (constants, deals) jobs over `workers` processes (or in this one); the
-    sums do not depend on the number of workers. `should_stop` is asked between jobs; a stop
-    returns None and ends the workers."""
+    sums do not depend on the number of workers. `should_stop` is asked between jobs and while
+    waiting on the workers; a stop returns None and ends the workers."""
 
     def __init__(self, workers: int, should_stop: Callable[[], bool]) -> None:
         self.workers = max(1, workers)
@@ -193,13 +193,21 @@ class Player:
         jobs = [(k, weights, seeds[p:p + JOB_GAMES], options)
                 for k, weights in enumerate(table) for p in range(0, len(seeds), JOB_GAMES)]
         sums = [[0, 0] for _ in table]
-        results = map(_play_job, jobs) if self.pool is None \
-            else self.pool.imap_unordered(_play_job, jobs)
+        if self.pool is None:
+            results: Any = map(_play_job, jobs)
+        else:
+            from .chunks import results_until_stopped
+
+            results = results_until_stopped(self.pool, _play_job, jobs, self.should_stop)
+        done = 0
         for index, wins, duties in results:
             sums[index][0] += wins
             sums[index][1] += duties
+            done += 1
             if self.should_stop():
                 return None
+        if done < len(jobs):  # the workers' results ended early: a stop
+            return None
         return [(w, d) for w, d in sums]
 
 

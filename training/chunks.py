@@ -14,7 +14,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict, fields
 from pathlib import Path
 from typing import Any, TypeVar
@@ -24,6 +24,7 @@ import numpy as np
 from .train import _replace_from, _temporary
 
 CHUNK_GAMES = 20  # games per recorded file (the unit of parallel work and of resuming)
+POLL_SECONDS = 0.25  # how often a parent waiting on its workers asks whether to stop
 
 T = TypeVar("T")
 
@@ -68,6 +69,22 @@ def _ignore_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+def results_until_stopped(pool: Any, func: Callable[[Any], Any], jobs: Iterable[Any],
+                          should_stop: Callable[[], bool]) -> Iterator[Any]:
+    """`pool.imap_unordered(func, jobs)`, ending early once `should_stop()` is true, which it
+    asks after every result and every `POLL_SECONDS` while it waits. The wait must not be
+    blind: a worker killed with its job (a SIGTERM sent to the whole process group reaches the
+    workers too) never sends that job's result, and the pool would wait for it for ever."""
+    results = pool.imap_unordered(func, jobs)
+    while not should_stop():
+        try:
+            yield results.next(timeout=POLL_SECONDS)
+        except multiprocessing.TimeoutError:
+            continue
+        except StopIteration:
+            return
+
+
 def record_chunks(
     folder: Path, games: int, play: Callable[[int, int], T], kind: type[T],
     workers: int | None = None, progress: str = "",
@@ -103,14 +120,14 @@ def record_chunks(
                     bar.update(played)
         else:
             ctx = multiprocessing.get_context("spawn")
-            with ctx.Pool(workers, initializer=_ignore_sigint) as pool:
-                for chunk, played, data in pool.imap_unordered(_play_job, jobs):
+            with ctx.Pool(workers, initializer=_ignore_sigint) as pool:  # ends the workers
+                for chunk, played, data in results_until_stopped(pool, _play_job, jobs,
+                                                                 should_stop):
                     loaded[chunk] = data
                     if bar is not None:
                         bar.update(played)
-                    if should_stop():
-                        pool.terminate()
-                        return None
+            if len(loaded) < chunks:  # stopped: the finished chunks are in `folder`
+                return None
     finally:
         if bar is not None:
             bar.close()

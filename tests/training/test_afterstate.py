@@ -205,3 +205,47 @@ def test_settings_of_the_other_method_are_refused_by_name(tmp_path, capsys):
     assert "--method, --value-games and --generations are settings of --backend sb3" in \
         capsys.readouterr().err
     assert not Path(out).exists()
+
+
+def test_an_evaluation_is_the_same_over_any_workers_and_a_stop_abandons_it():
+    shipped = Path(afterstate.__file__).resolve().parents[1] / "agents" / "models" / "finca.npz"
+    args = (shipped, "finca", 2, "random", 12, 5)
+    one = afterstate.evaluate(*args, workers=1)
+    assert one is not None and 0 <= one <= 1
+    assert afterstate.evaluate(*args, workers=2) == one  # parts fixed by game index, fsum
+    for workers in (1, 2):
+        assert afterstate.evaluate(*args, workers=workers, should_stop=lambda: True) is None
+
+
+def test_a_pool_wait_ends_on_a_stop_even_when_a_worker_died_with_its_job():
+    """A worker killed mid-job (a SIGTERM to the whole process group) never sends that job's
+    result; the parent still sees the stop and ends, keeping the results that did come."""
+    import multiprocessing
+    import threading
+    import time
+
+    got: list = []
+    ready = threading.Event()
+    stop_at: list[float] = []
+
+    def consume():
+        ctx = multiprocessing.get_context("spawn")
+        with ctx.Pool(2) as pool:
+            # SIGCONT is a no-op for a running process (a result: None); SIGKILL ends the
+            # worker that takes it, with its job
+            jobs = [signal.SIGCONT, signal.SIGKILL]
+
+            def should_stop():
+                if got and not stop_at:
+                    stop_at.append(time.monotonic() + 1.0)  # the signal comes a little later
+                return bool(stop_at) and time.monotonic() > stop_at[0]
+
+            for result in chunks.results_until_stopped(pool, signal.raise_signal, jobs,
+                                                         should_stop):
+                got.append(result)
+        ready.set()
+
+    thread = threading.Thread(target=consume, daemon=True)
+    thread.start()
+    assert ready.wait(120), "the wait for a dead worker's result never ended"
+    assert got == [None]

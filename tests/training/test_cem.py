@@ -258,3 +258,39 @@ def test_the_sums_do_not_depend_on_the_number_of_worker_processes():
         two = pair.play(table, seeds, {})
     assert one == two
     assert one[0] == cem.play_deals(table[0], seeds, {})
+
+
+def test_a_sigterm_to_the_whole_process_group_stops_a_run_at_once(tmp_path):
+    """`kill -TERM -PGID` (a job scheduler's stop) reaches the worker processes too: they die
+    with their jobs, and the run still stops within seconds, keeping generation 0."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    settings = tmp_path / "long.json"  # a generation of 3 x 64 deals: minutes of play
+    settings.write_text(json.dumps({**TINY, "cem_deals": 64, "eval_games": 4}))
+    out = tmp_path / "run"
+    command = [sys.executable, "-m", "huerta.training.cli", "train", "alpujarras-solo",
+               "--config", str(settings), "--out", str(out), "--no-progress"]
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    try:
+        deadline = time.monotonic() + 180
+        while not (out / "cem.jsonl").exists():
+            assert proc.poll() is None, proc.communicate()
+            assert time.monotonic() < deadline, "no generation 0 within 180 s"
+            time.sleep(0.05)
+        time.sleep(2)  # generation 1 under way in the workers
+        os.killpg(proc.pid, signal.SIGTERM)
+        _, err = proc.communicate(timeout=60)  # a blind wait on the dead workers never ends
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert proc.returncode == 128 + signal.SIGTERM, err
+    assert "Traceback" not in err, err
+    lines = [line for line in err.splitlines() if "interrupted by SIGTERM" in line]
+    assert len(lines) == 1 and "0 of 2 generations" in lines[0], err
+    assert [g.generation for g in cem.read_generations(out)] == [0]
