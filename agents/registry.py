@@ -317,11 +317,31 @@ def agent_codes() -> list[str]:
     return list(AGENT_FACTORIES)
 
 
-def check_agent_code(code: str, game: str | None = None) -> str:
-    """Validate `code` (its name and argument; for `game` when given) without building the
-    agent; return its name. Raises `InvalidConfigError` saying what the code accepts."""
+def _check_learned_table(game: str, arg: str | None, players: int) -> None:
+    """`learned[:PATH]` at a table of `players` seats: the model it would play there exists and
+    fits that table (learned value constants play only the solo game)."""
+    from .learned import learned_policy_path, load_model
+    from .value_weights import ValueWeights
+
+    network = load_model(learned_policy_path(game, arg, players))
+    if isinstance(network, ValueWeights):
+        network.check_game(game, players)
+
+
+# checks that need the table's seat count as well (a model may fit only some counts)
+TABLE_CHECKS: dict[str, Callable[[str, str | None, int], None]] = {
+    "learned": _check_learned_table,
+}
+
+
+def check_agent_code(code: str, game: str | None = None, players: int | None = None) -> str:
+    """Validate `code` (its name and argument; for `game` and a table of `players` seats when
+    given) without building the agent; return its name. Raises `InvalidConfigError` saying what
+    the code accepts."""
     name, arg = split_code(code)
     AGENT_CHECKS[name](game, arg)
+    if game is not None and players is not None and name in TABLE_CHECKS:
+        TABLE_CHECKS[name](game, arg, players)
     return name
 
 

@@ -111,19 +111,27 @@ def _check_agent_argument(args: argparse.Namespace) -> None:
     if not codes:
         raise InvalidConfigError("--agents lists no agent codes, e.g. random,heuristic")
     game = getattr(args, "game", None)
+    players = getattr(args, "players", None)
+    if not isinstance(players, int):  # demo takes a list of counts: checked per game later
+        players = None
     if isinstance(game, str):
         from huerta.envs.core.registry import resolve_game
 
-        game = resolve_game(game)[0].name  # alpujarras-solo: alpujarras's agents
-    _check_codes(codes, game)
+        # alpujarras-solo: alpujarras's agents at 1 seat; a count the game lacks is refused here
+        spec, players = resolve_game(game, players)
+        game = spec.name
+        if players is None and args.command == "play":  # seats: the number of agents
+            players = len(codes)
+    _check_codes(codes, game, players)
 
 
-def _check_codes(codes: Sequence[str], game: str | None) -> None:
-    """Check every agent code for `game` before the first game."""
+def _check_codes(codes: Sequence[str], game: str | None, players: int | None = None) -> None:
+    """Check every agent code for `game` (at a table of `players` seats, when known) before
+    the first game."""
     from huerta.agents.registry import check_agent_code
 
     for code in codes:
-        check_agent_code(code, game)
+        check_agent_code(code, game, players)
 
 
 def _check_output_file(path: str, flag: str) -> None:

@@ -175,7 +175,7 @@ def check_tournament(
         raise InvalidConfigError(
             f"{len(codes)} agent(s) cannot fill {players} seats; give at least {players}"
         )
-    names = {check_agent_code(code, spec.name) for code in codes}
+    names = {check_agent_code(code, spec.name, players) for code in codes}
     if "human" in names:
         if workers > 1:
             raise InvalidConfigError("a human agent plays in this process: use --workers 1")

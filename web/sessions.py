@@ -276,7 +276,7 @@ def check_new_game(body: Any) -> dict[str, Any]:
         if not isinstance(code, str) or not code.strip():
             raise WebError(422, f"agents[{k}]", f"must be an agent code, got {_short(code)}")
         try:
-            name = check_agent_code(code.strip(), spec.name)
+            name = check_agent_code(code.strip(), spec.name, num_players)
         except InvalidConfigError as exc:
             raise WebError(422, f"agents[{k}]", str(exc)) from None
         if name == "human":

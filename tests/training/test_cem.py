@@ -226,13 +226,25 @@ def test_value_weights_files_are_checked_by_name(tmp_path):
     again.check_game("alpujarras", 1)
 
 
-def test_learned_constants_at_a_multiplayer_table_are_refused_by_name(tmp_path):
+def test_learned_constants_at_a_multiplayer_table_are_refused_by_name(tmp_path, capsys):
     path = tmp_path / "w.npz"
     ValueWeights({"window": 5}).save(path)
     agents = [make_agent(f"learned:{path}", game="alpujarras", seed=0),
               make_agent("random", game="alpujarras", seed=1)]
     with pytest.raises(InvalidConfigError, match="solo value, not a model of alpujarras at 2"):
         play_game("alpujarras", agents, seed=0)
+    # where the table is known, before any game: the code check, the CLI and the web's
+    from huerta.agents.registry import check_agent_code
+
+    assert check_agent_code(f"learned:{path}", "alpujarras", 1) == "learned"
+    for players in (2, 3):
+        with pytest.raises(InvalidConfigError, match=f"not a model of alpujarras at {players}"):
+            check_agent_code(f"learned:{path}", "alpujarras", players)
+    for command in (["tournament", "alpujarras", "--games", "1", "--out", str(tmp_path / "t")],
+                    ["play", "alpujarras"]):
+        assert cli_main([*command, "--agents", f"learned:{path},heuristic"]) == 2
+        assert "not a model of alpujarras at 2 seat(s)" in capsys.readouterr().err
+    assert not (tmp_path / "t").exists()  # refused before the tournament made its folder
 
 
 def test_the_hit_rate_is_a_constant_of_the_solo_value():

@@ -9,10 +9,13 @@ import time
 
 import pytest
 
+from huerta.agents.learned import shipped_model
 from huerta.envs.core.records import GameRecord, replay
 from huerta.envs.core.registry import game_choices, game_specs, get_game, own_player_counts
 from huerta.envs.core.transcript import random_record
 from huerta.web import boards
+
+SOLO_CONSTANTS = shipped_model("alpujarras", 1)  # the solo game's learned value constants
 
 
 def refused(response, status: int, input_name: str, *words: str) -> str:
@@ -55,6 +58,8 @@ def wait_for(client, game_id, statuses=("your_turn", "over"), timeout=20.0):
     ({"game": "finca", "agents": ["ppo:/no/such/model.zip"]}, 422, "agents[0]",
      ("no trained model",)),
     ({"game": "finca", "agents": ["human"]}, 422, "agents[0]", ("'human' is you",)),
+    ({"game": "alpujarras", "agents": [f"learned:{SOLO_CONSTANTS}"]}, 422, "agents[0]",
+     ("solo value, not a model of alpujarras at 2 seat(s)",)),
     ({"game": "finca", "agents": ["random"], "seat": 2}, 422, "seat", ("not a seat",)),
     ({"game": "finca", "agents": ["random"], "seed": -1}, 422, "seed", ("out of range",)),
     ({"game": "finca", "agents": ["random"], "pace": 99}, 422, "pace", ("out of range",)),
