@@ -79,6 +79,11 @@ def heuristic_terms(module: Any, state: Any, me: int, scale: float) -> tuple[flo
     return margin, [mine / (10 * scale), other / (10 * scale), margin]
 
 
+# a position from which the game cannot go on (the heuristic module's `stalled`, e.g. Finca's
+# locked windmill): below every open position, above a game certainly lost
+STALLED_VALUE = -1e5
+
+
 def result_value(state: Any, me: int) -> float:
     """A finished game's value for seat `me`, beyond any logit: a win, a shared first place,
     a loss."""
@@ -208,12 +213,14 @@ def is_value_file(path: str | Path) -> bool:
 
 class Judge:
     """Rates positions for one seat with a value network: the network's win logit, with a
-    tie-break of a millionth drawn from `rng`. A finished game is rated by its result, except in
-    the solo game, where it is rated by the calibrated prior of its final position (the
-    heuristic's graded loss: more duties met is better), because there a turn is rated by the mean
-    over Zara's futures, some finished and some not, which must share one scale: a loss worth
-    -1e6 in one future of six outweighed everything else the futures said (the agent won 4-5% of
-    deals against Zara where the heuristic wins 12-16%)."""
+    tie-break of a millionth drawn from `rng`. A stalled position (the heuristic module's
+    `stalled`, where there is one) is rated `STALLED_VALUE`: the network never saw one, and such
+    a game ends at the step limit, lost for every seat. A finished game is rated by its result,
+    except in the solo game, where it is rated by the calibrated prior of its final position (the
+    heuristic's graded loss: more duties met is better), because there a turn is rated by the
+    mean over Zara's futures, some finished and some not, which must share one scale: a loss
+    worth -1e6 in one future of six outweighed everything else the futures said (the agent won
+    4-5% of deals against Zara where the heuristic wins 12-16%)."""
 
     def __init__(self, network: ValueNetwork, game: str, rng: np.random.Generator) -> None:
         from huerta.agents.heuristics import heuristic_module
@@ -229,7 +236,11 @@ class Judge:
         values = np.empty(len(states))
         rows, priors, open_at = [], [], []
         network = self.network
+        stalled = getattr(module, "stalled", None)
         for i, state in enumerate(states):
+            if stalled is not None and not state.is_terminal and stalled(state):
+                values[i] = STALLED_VALUE  # a game that cannot end loses for every seat
+                continue
             if state.is_terminal:
                 if state.num_players > 1:
                     values[i] = result_value(state, me)

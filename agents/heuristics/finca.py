@@ -40,6 +40,13 @@ _BEFORE_LINE = {4: 0.4, 5: 0.8, 10: 0.4, 11: 0.8}
 LOCK_PENALTY = 25.0  # points: more than any turn gains, so a lock is never made and soon broken
 
 
+def stalled(state: FincaState) -> bool:
+    """Whether the windmill is locked: every farmer on one blade (12 farmers for 12 blades at 3
+    and 4 players), so every move carries its farmer all the way round and back and no one
+    gathers anything new until a Gust of wind. Left alone, such a game never ends."""
+    return max(state.blade_total) == C.NUM_BLADES
+
+
 def position_value(state: FincaState, me: int) -> float:
     """How good `state` is for seat `me`, in points (see the module docstring)."""
     if state.terminal:
@@ -48,7 +55,7 @@ def position_value(state: FincaState, me: int) -> float:
         best_other = max(k for p, k in enumerate(keys) if p != me)
         return 1000.0 if mine > best_other else (0.0 if mine == best_other else -1000.0)
     value = float(score(state, me))
-    if max(state.blade_total) == C.NUM_BLADES:  # every farmer on one blade: the windmill locked
+    if stalled(state):
         value -= LOCK_PENALTY
     fruits = state.fruits[me]
     catalogue = state.catalogue

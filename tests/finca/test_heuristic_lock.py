@@ -1,17 +1,20 @@
-"""The Finca heuristic never locks the windmill and breaks a lock it finds.
+"""The Finca heuristic and the learned (afterstate) agent never lock the windmill and break a
+lock they find.
 
 With 3 or 4 players there are 12 farmers for 12 blades: once all of them stand on one blade,
 every move carries its farmer all the way round and back, and the game goes nowhere until a Gust
 of wind moves one away. Four heuristics used to pile onto the blade before a dividing line in
-the introduction (9 of 60 four-player games never ended)."""
+the introduction (9 of 60 four-player games never ended), and four shipped learned agents did
+so in 25 of 40 games."""
 
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from finca_helpers import make
 
 from huerta.agents import make_agent
-from huerta.agents.heuristics.finca import FincaHeuristic, position_value
+from huerta.agents.heuristics.finca import position_value, stalled
 from huerta.envs.core.view import PlayerView
 from huerta.envs.finca import components as C
 from huerta.envs.finca.actions import PLAY_GUST, Phase
@@ -23,17 +26,19 @@ def _heuristics(players: int, seed: int) -> list:
     return [make_agent("heuristic", game="finca", seed=seed * 10 + s) for s in range(players)]
 
 
-def test_no_introduction_of_four_heuristics_locks_the_windmill():
-    """Seeds 7, 13, 16 and 22 of these locked it before the fix."""
+@pytest.mark.parametrize("code", ["heuristic", "learned"])
+def test_no_introduction_of_four_agents_locks_the_windmill(code):
+    """Four heuristics locked it in seeds 7, 13, 16 and 22 of these before the fix; four
+    learned agents in most of them."""
     for seed in range(24):
         state = new_game(4, seed=seed)
-        agents = _heuristics(4, seed)
+        agents = [make_agent(code, game="finca", seed=seed * 10 + s) for s in range(4)]
         while state.phase == Phase.INTRO:
             seat = state.current_player
             observation = {"observation": state.observe(seat),
                            "action_mask": state.legal_mask().astype(np.int8)}
             state.apply(agents[seat].act(observation, PlayerView(state, seat)))
-        assert max(state.blade_total) < C.NUM_BLADES, f"seed {seed}: {state.blade_total}"
+        assert not stalled(state), f"seed {seed}: {state.blade_total}"
 
 
 def test_a_game_that_used_to_lock_now_ends():
@@ -41,10 +46,11 @@ def test_a_game_that_used_to_lock_now_ends():
     assert state.is_terminal
 
 
-def test_a_locked_windmill_is_unlocked_by_a_gust_of_wind():
+@pytest.mark.parametrize("code", ["heuristic", "learned"])
+def test_a_locked_windmill_is_unlocked_by_a_gust_of_wind(code):
     locked = make(4, farmers={p: {5: 3} for p in range(4)})
-    assert locked.blade_total[5] == C.NUM_BLADES
-    agent = FincaHeuristic(seed=1)
+    assert stalled(locked) and locked.blade_total[5] == C.NUM_BLADES
+    agent = make_agent(code, game="finca", seed=1)
     observation = {"observation": locked.observe(0),
                    "action_mask": locked.legal_mask().astype(np.int8)}
     assert agent.act(observation, PlayerView(locked, 0)) == PLAY_GUST
@@ -54,5 +60,5 @@ def test_a_locked_windmill_is_unlocked_by_a_gust_of_wind():
         observation = {"observation": state.observe(0),
                        "action_mask": state.legal_mask().astype(np.int8)}
         state.apply(agent.act(observation, PlayerView(state, 0)))
-    assert max(state.blade_total) < C.NUM_BLADES
+    assert not stalled(state)
     assert position_value(state, 0) > position_value(locked, 0)  # the lock's penalty is gone
