@@ -227,6 +227,7 @@ class Judge:
 
         self.network = network
         self.module = heuristic_module(game)
+        self.stalled = getattr(self.module, "stalled", None)  # where the game has such positions
         self.scale = margin_scale(game)
         self.rng = rng
         self.me = 0
@@ -235,8 +236,7 @@ class Judge:
         me, module, scale = self.me, self.module, self.scale
         values = np.empty(len(states))
         rows, priors, open_at = [], [], []
-        network = self.network
-        stalled = getattr(module, "stalled", None)
+        network, stalled = self.network, self.stalled
         for i, state in enumerate(states):
             if stalled is not None and not state.is_terminal and stalled(state):
                 values[i] = STALLED_VALUE  # a game that cannot end loses for every seat

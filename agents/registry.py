@@ -199,16 +199,20 @@ def check_ppo_file(path: Path, game: str | None = None) -> None:
         )
 
 
-def _check_learned(game: str | None, arg: str | None) -> None:
+def _check_learned(game: str | None, arg: str | None, players: int | None = None) -> None:
     """`learned[:PATH]`: the file exists, reads as a policy, an afterstate value or learned
-    value constants, and fits `game`."""
+    value constants, and fits `game` (and a table of `players` seats when given: learned value
+    constants play only the solo game)."""
     from .learned import learned_options, learned_policy_path, load_model
+    from .value_weights import ValueWeights
 
     path, samples = learned_options(arg)  # a bad search:SAMPLES is refused, naming what it takes
     if game is None and path is None:
         return
-    network = load_model(learned_policy_path(game or "", arg, 2))
-    if game is not None:
+    network = load_model(learned_policy_path(game or "", arg, players or 2))
+    if isinstance(network, ValueWeights) and game is not None:
+        network.check_game(game, players)
+    elif game is not None:
         network.check_game(game)
     if samples is not None and path is None and game is not None:
         # the shipped models of every seat count: a variant's may hold a policy where the
@@ -317,20 +321,9 @@ def agent_codes() -> list[str]:
     return list(AGENT_FACTORIES)
 
 
-def _check_learned_table(game: str, arg: str | None, players: int) -> None:
-    """`learned[:PATH]` at a table of `players` seats: the model it would play there exists and
-    fits that table (learned value constants play only the solo game)."""
-    from .learned import learned_policy_path, load_model
-    from .value_weights import ValueWeights
-
-    network = load_model(learned_policy_path(game, arg, players))
-    if isinstance(network, ValueWeights):
-        network.check_game(game, players)
-
-
-# checks that need the table's seat count as well (a model may fit only some counts)
-TABLE_CHECKS: dict[str, Callable[[str, str | None, int], None]] = {
-    "learned": _check_learned_table,
+# codes whose check also takes the table's seat count (a model may fit only some counts)
+SEAT_CHECKS: dict[str, Callable[[str | None, str | None, int], None]] = {
+    "learned": _check_learned,
 }
 
 
@@ -339,9 +332,10 @@ def check_agent_code(code: str, game: str | None = None, players: int | None = N
     given) without building the agent; return its name. Raises `InvalidConfigError` saying what
     the code accepts."""
     name, arg = split_code(code)
-    AGENT_CHECKS[name](game, arg)
-    if game is not None and players is not None and name in TABLE_CHECKS:
-        TABLE_CHECKS[name](game, arg, players)
+    if game is not None and players is not None and name in SEAT_CHECKS:
+        SEAT_CHECKS[name](game, arg, players)
+    else:
+        AGENT_CHECKS[name](game, arg)
     return name
 
 
