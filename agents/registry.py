@@ -35,10 +35,12 @@ AGENT_USAGE: dict[str, str] = {
     "learned": "learned (the policy shipped for the game played), learned:search or "
     "learned:search:SAMPLES (that policy improved by rollouts of itself), or learned:PATH, PATH "
     "a policy file written by `huerta export` or a run folder holding best_policy.npz",
-    "ppo": "ppo:PATH, PATH a MaskablePPO .zip or a run folder holding best_model.zip",
+    "ppo": "ppo:PATH, PATH a MaskablePPO .zip or a run folder holding best_model.zip (a "
+    "pickle-based format: loading it runs code the file holds, so load only files you trust)",
     "human": "human (takes no argument)",
     "rllib": "rllib:PATH, PATH a run folder of `huerta train --backend rllib` (its best_policy), "
-    "a policy folder or an RLlib checkpoint",
+    "a policy folder or an RLlib checkpoint (pickle-based: loading runs code the checkpoint "
+    "holds, so load only checkpoints you trust)",
 }
 
 

@@ -695,15 +695,22 @@ def _serve(args: argparse.Namespace) -> int:
     except ImportError:
         raise HuertaError("the web page needs FastAPI and uvicorn: pip install 'huerta[web]'"
                           ) from None
-    from huerta.web import serve
+    from huerta.web import RemoteNotAllowed, serve
 
     if args.runs is not None and not Path(args.runs).is_dir():
         raise InvalidConfigError(f"--runs {args.runs}: no such folder")
-    serve(args.host, args.port, args.runs if args.runs is not None else "runs")
+    try:
+        serve(args.host, args.port, args.runs if args.runs is not None else "runs",
+              allow_remote=args.allow_remote)
+    except RemoteNotAllowed as exc:
+        raise InvalidConfigError(str(exc)) from None
     return 0
 
 
 GAME_HELP = "one of %(choices)s (alpujarras-solo: the solo game against Zara)"
+PICKLE_NOTE = ("Warning: ppo:PATH (a MaskablePPO .zip) and rllib:PATH (an RLlib checkpoint) are "
+               "pickle-based formats, and loading one runs the code it holds: load only files "
+               "you trust (learned:PATH, a numpy file, runs nothing)")
 
 
 def _db_arguments(parser: argparse.ArgumentParser, what: str) -> None:
@@ -772,7 +779,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("game", choices=game_choices(), metavar="GAME", help=GAME_HELP)
     play.add_argument("--agents", default=None,
                       help="comma-separated agent codes by seat (default human,heuristic; "
-                      "alpujarras-solo: human)")
+                      "alpujarras-solo: human). " + PICKLE_NOTE)
     play.add_argument("--players", type=_players, help="seats (default: the number of agents)")
     play.add_argument("--seed", type=SEED, default=0)
     play.add_argument("--save", help="save the game record (JSON) here")
@@ -787,7 +794,8 @@ def build_parser() -> argparse.ArgumentParser:
     tour.add_argument("game", choices=game_choices(), metavar="GAME", help=GAME_HELP)
     tour.add_argument("--agents", default="random,heuristic",
                       help="comma-separated agent codes: random, heuristic, search[:N|:Ts], "
-                      "mcts[:N[:heuristic]], mcts:1.5s, ppo:PATH, rllib:PATH")
+                      "mcts[:N[:heuristic]], mcts:1.5s, learned[:PATH], ppo:PATH, rllib:PATH. "
+                      + PICKLE_NOTE)
     tour.add_argument("--games", type=GAMES, default=100, help="games per line-up")
     tour.add_argument("--players", type=_players, default=None,
                       help="seats per game (default 2; alpujarras-solo: 1)")
@@ -826,7 +834,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="an agent code (random, heuristic, search, mcts:400, ppo:PATH, rllib:PATH), a Python "
         "module:function or module:Class importable from the current folder (a function takes "
         "the observation dict and returns an action; a class has act(observation)), or a "
-        "MaskablePPO model file (.zip)")
+        "MaskablePPO model file (.zip). " + PICKLE_NOTE)
     bench_agent.add_argument("--players", type=_players, default=None,
                              help="seats per game (default 2; alpujarras-solo: 1)")
     bench_agent.add_argument("--games", type=GAMES, default=DEFAULT_GAMES,
@@ -973,12 +981,19 @@ def build_parser() -> argparse.ArgumentParser:
         "serve", help="watch and play in the browser: a local web page",
         description="Start a local web server: its page replays game records (step by step, "
         "autoplay), plays any game against agent codes (you click on the board) and shows the "
-        "tournaments and training runs under --runs. Ctrl-C stops it. Needs the web extra.",
+        "tournaments and training runs under --runs. Ctrl-C stops it. Needs the web extra. "
+        "Safe by default: it answers only its own page, and its agents never load a pickle or "
+        "a file a request names (no ppo:PATH, rllib:PATH or learned:PATH; a run's exported "
+        "best_policy.npz is seated as run:ID).",
     )
     serve.add_argument("--port", type=_int_range(0, 65535), default=8000,
                        help="port to listen on (default 8000; 0: any free port)")
     serve.add_argument("--host", default="127.0.0.1",
-                       help="address to listen on (default 127.0.0.1: this machine only)")
+                       help="address to listen on (default 127.0.0.1: this machine only; "
+                       "any other needs --allow-remote)")
+    serve.add_argument("--allow-remote", action="store_true",
+                       help="allow a --host other machines can reach: they can then see the "
+                       "runs folder and start games on this machine (no password)")
     serve.add_argument("--runs", default=None,
                        help="folder of tournaments and training runs to show (default runs)")
     serve.set_defaults(func=_serve)

@@ -16,7 +16,10 @@
     GET  /api/runs/plot?run=ID&kind=K    a run's plot (tournament or training)
 
 Every refusal is a 4xx JSON body `{"error": {"input": ..., "reason": ...}}` (see errors.py);
-nothing a request sends can stop the server or change a game it does not name.
+nothing a request sends can stop the server or change a game it does not name. Only the page
+itself may call the API (`guard.py`: Host, Origin, JSON and the per-server token, checked before
+the body is read); the agents it seats never load a pickle or a file a request names
+(`agents.py`).
 """
 
 from __future__ import annotations
@@ -35,20 +38,20 @@ from fastapi.staticfiles import StaticFiles
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 
-from huerta.agents.registry import AGENT_USAGE, agent_codes
 from huerta.envs.core.errors import CorruptRecordError
 from huerta.envs.core.records import parse_json
 from huerta.envs.core.registry import game_choices, own_player_counts, resolve_game
 
 from . import boards
+from .agents import EXAMPLES, MAX_DECISION_SECONDS, WEB_USAGE
 from .errors import WebError
+from .guard import HostRule, RequestGuard, new_token
 from .replays import MAX_UPLOAD_BYTES, ReplayStore, parse_upload
 from .runs import RunsFolder
-from .sessions import MAX_PACE, SessionStore
+from .sessions import MAX_PACE, AgentThreads, SessionStore
 
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_JSON_BODY = 64 << 10  # a new game's settings or a move: a few hundred bytes
-AGENT_EXAMPLES = ("random", "heuristic", "mcts:200", "mcts:1s", "ppo:runs/finca")
 
 
 async def _read_body(request: Request, limit: int, what: str) -> bytes:
@@ -104,13 +107,16 @@ def game_catalogue() -> list[dict[str, Any]]:
     return games
 
 
-def create_app(runs: str | Path = "runs", workers: int = 4) -> FastAPI:
+def create_app(runs: str | Path = "runs", workers: int = 4, allow_remote: bool = False,
+               hosts: tuple[str, ...] = ()) -> FastAPI:
     """The server's application: replays, play sessions (agents in `workers` threads) and the
-    results under `runs`."""
+    results under `runs`. Requests must come from its own page (`guard.py`); `allow_remote`
+    answers to this machine's names and IP addresses (and `hosts`) besides the loopback ones."""
     executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="huerta-agent")
-    sessions = SessionStore(executor)
-    replays = ReplayStore()
     folder = RunsFolder(runs)
+    sessions = SessionStore(AgentThreads(executor, workers), folder)
+    replays = ReplayStore()
+    token = new_token()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -123,6 +129,8 @@ def create_app(runs: str | Path = "runs", workers: int = 4) -> FastAPI:
     app.state.sessions = sessions
     app.state.replays = replays
     app.state.runs = folder
+    app.state.token = token
+    app.add_middleware(RequestGuard, token=token, hosts=HostRule(allow_remote, hosts))
 
     @app.exception_handler(WebError)
     async def web_error(request: Request, exc: WebError) -> JSONResponse:
@@ -159,13 +167,14 @@ def create_app(runs: str | Path = "runs", workers: int = 4) -> FastAPI:
     def meta() -> dict[str, Any]:
         return {
             "games": game_catalogue(),
-            "agents": {"codes": [c for c in agent_codes() if c != "human"],
-                       "usage": {k: v for k, v in AGENT_USAGE.items() if k != "human"},
-                       "examples": list(AGENT_EXAMPLES)},
+            "agents": {"codes": list(WEB_USAGE), "usage": dict(WEB_USAGE),
+                       "examples": list(EXAMPLES), "models": folder.models()},
             "palettes": boards.palettes(),
             "boards": boards.board_scripts(),
-            "limits": {"upload_bytes": MAX_UPLOAD_BYTES, "pace_seconds": MAX_PACE},
+            "limits": {"upload_bytes": MAX_UPLOAD_BYTES, "pace_seconds": MAX_PACE,
+                       "decision_seconds": MAX_DECISION_SECONDS},
             "runs": str(folder.root),
+            "token": token,  # for the X-Huerta-Token header (guard.py)
         }
 
     # --- replays ----------------------------------------------------------------------------------
@@ -233,10 +242,10 @@ def create_app(runs: str | Path = "runs", workers: int = 4) -> FastAPI:
         return await run_in_threadpool(play)
 
     @app.post("/api/games/{session_id}/stop")
-    def game_stop(session_id: str, since: str | None = None) -> dict[str, Any]:
+    async def game_stop(session_id: str, since: str | None = None) -> dict[str, Any]:
         session = sessions.get(session_id)
-        session.stop()
-        return session.view(_int_param(since, "since", 0))
+        await run_in_threadpool(session.stop)
+        return await run_in_threadpool(session.view, _int_param(since, "since", 0))
 
     @app.get("/api/games/{session_id}/record")
     def game_record(session_id: str) -> Response:
@@ -258,7 +267,7 @@ def create_app(runs: str | Path = "runs", workers: int = 4) -> FastAPI:
         return folder.games(run, _int_param(offset, "offset", 0), _int_param(limit, "limit", 100))
 
     @app.get("/api/runs/plot")
-    def runs_plot(run: str = "", kind: str = "") -> FileResponse:
-        return FileResponse(folder.plot(run, kind), media_type="image/png")
+    def runs_plot(run: str = "", kind: str = "") -> Response:
+        return Response(folder.plot(run, kind), media_type="image/png")
 
     return app

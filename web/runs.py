@@ -5,7 +5,14 @@ evaluations and learning curves.
 A folder is a tournament when it holds `summary.json` or `games.jsonl`, a training run when it
 holds `eval.csv`. Runs are named by their path under the runs folder (`main/finca`), and only
 the runs found there can be asked for, so no request reaches a file outside it. The folder is
-searched a few levels deep, skipping hidden folders and a training run's own subfolders.
+searched a few levels deep, skipping hidden folders and a training run's own subfolders, and
+never through a symbolic link.
+
+Every file is read through `read_regular`: only a regular file (not a symbolic link, a named
+pipe or a device) whose size is within its limit is opened, without following a link and
+without blocking, so a link planted in a run folder cannot serve a file from elsewhere and a
+pipe cannot hold a request. A run's model is offered to the page only as its `best_policy.npz`
+(numpy arrays and JSON, read without unpickling); a PPO or RLlib run is never loaded here.
 """
 
 from __future__ import annotations
@@ -14,6 +21,8 @@ import csv
 import io
 import json
 import os
+import stat
+import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -30,13 +39,87 @@ GAMES_FILE = "games.jsonl"
 MAX_LINE_BYTES = 2 << 20  # as training/tournament.py: a record (at most 1 MiB) and its fields
 MAX_PAGE = 500
 PLOTS = {"tournament": "tournament.png", "training": "learning_curve.png"}
+MODEL_FILE = "best_policy.npz"  # a run's exported model: numpy arrays and JSON, no pickle
+# the most bytes read of each kind of file (a bigger one is treated as absent or refused)
+MAX_JSON_BYTES = 1 << 20
+MAX_TABLE_CHARS = 20_000  # of a tournament's table.txt shown (read within MAX_JSON_BYTES)
+MAX_EVAL_BYTES = 1 << 20
+MAX_PLOT_BYTES = 16 << 20
+MAX_GAMES_BYTES = 1 << 30  # games.jsonl is scanned once for its line offsets, then cached
+MAX_MODEL_BYTES = 32 << 20
+MAX_MODEL_UNPACKED = 128 << 20  # the arrays of a model once unzipped (a zip bomb is refused)
+
+
+class NotRegularFile(OSError):
+    """A run's file that is not read: a link, a pipe, a device, or over its size limit."""
+
+
+def open_regular(path: Path, limit: int) -> int:
+    """A read-only descriptor of `path` once it is known to be a regular file of at most `limit`
+    bytes: opened without following a final symbolic link and without blocking (a named pipe
+    opens at once and is then refused), checked on the open file itself (no race)."""
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    fd = os.open(path, flags)  # a symbolic link raises ELOOP here
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise NotRegularFile(f"{path.name} is not a regular file")
+        if info.st_size > limit:
+            raise NotRegularFile(f"{path.name} is {info.st_size:,} bytes, over the "
+                                 f"{limit:,}-byte limit")
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def read_regular(path: Path, limit: int) -> bytes:
+    """The bytes of `path` when it is a regular file of at most `limit` bytes (`open_regular`);
+    raises OSError otherwise."""
+    with os.fdopen(open_regular(path, limit), "rb") as f:
+        return f.read(limit + 1)[:limit]
+
+
+def is_regular(path: Path) -> bool:
+    """Whether `path` is a regular file itself (a symbolic link to one is not)."""
+    try:
+        return stat.S_ISREG(os.lstat(path).st_mode)
+    except OSError:
+        return False
 
 
 def _read_json(path: Path) -> Any:
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        return json.loads(read_regular(path, MAX_JSON_BYTES).decode("utf-8"))
     except (OSError, ValueError):
         return None
+
+
+def _read_text(path: Path, limit: int) -> str | None:
+    try:
+        return read_regular(path, limit).decode("utf-8", errors="replace")
+    except OSError:
+        return None
+
+
+def _shown(text: str | None) -> str | None:
+    return None if text is None else text[:MAX_TABLE_CHARS]
+
+
+def check_model_file(path: Path) -> None:
+    """Refuse (OSError) a model file that is not a regular file within `MAX_MODEL_BYTES`, or an
+    archive whose arrays would unpack past `MAX_MODEL_UNPACKED`. (The arrays themselves are read
+    by numpy with `allow_pickle=False`, which refuses pickled objects.)"""
+    with os.fdopen(open_regular(path, MAX_MODEL_BYTES), "rb") as f:
+        try:
+            with zipfile.ZipFile(f) as archive:
+                members = archive.infolist()
+        except zipfile.BadZipFile as exc:
+            raise NotRegularFile(f"{path.name} is not a numpy .npz archive ({exc})") from None
+    unpacked = sum(m.file_size for m in members)
+    if unpacked > MAX_MODEL_UNPACKED:
+        raise NotRegularFile(f"{path.name} unpacks to {unpacked:,} bytes, over the "
+                             f"{MAX_MODEL_UNPACKED:,}-byte limit")
 
 
 class RunsFolder:
@@ -71,21 +154,19 @@ class RunsFolder:
         """Every tournament and training run found, with what the page shows of each."""
         tournaments, training = [], []
         for run_id, folder in self._folders():
-            if (folder / "summary.json").is_file() or (folder / GAMES_FILE).is_file():
+            if is_regular(folder / "summary.json") or is_regular(folder / GAMES_FILE):
                 tournaments.append(self._tournament(run_id, folder))
-            if (folder / "eval.csv").is_file():
+            if is_regular(folder / "eval.csv"):
                 training.append(self._training(run_id, folder))
         return {"root": str(self.root), "exists": self.root.is_dir(),
                 "tournaments": tournaments, "training": training}
 
     def _tournament(self, run_id: str, folder: Path) -> dict[str, Any]:
         summary = _read_json(folder / "summary.json")
-        table = None
-        if (folder / "table.txt").is_file():
-            table = (folder / "table.txt").read_text(encoding="utf-8", errors="replace")[:20000]
         entry: dict[str, Any] = {
-            "id": run_id, "table": table, "games": self._count_games(run_id, folder),
-            "plot": (folder / PLOTS["tournament"]).is_file(),
+            "id": run_id, "table": _shown(_read_text(folder / "table.txt", MAX_JSON_BYTES)),
+            "games": self._count_games(run_id, folder),
+            "plot": is_regular(folder / PLOTS["tournament"]),
         }
         if isinstance(summary, dict):
             game, players = summary.get("game"), summary.get("players")
@@ -97,14 +178,11 @@ class RunsFolder:
 
     def _training(self, run_id: str, folder: Path) -> dict[str, Any]:
         config = _read_json(folder / "config.json")
-        rows = []
-        try:
-            text = (folder / "eval.csv").read_text(encoding="utf-8", errors="replace")
-            rows = [row for row in csv.DictReader(io.StringIO(text[:200000]))][:1000]
-        except OSError:
-            pass
+        text = _read_text(folder / "eval.csv", MAX_EVAL_BYTES) or ""
+        rows = list(csv.DictReader(io.StringIO(text)))[:1000]
         entry: dict[str, Any] = {"id": run_id, "eval": rows,
-                                 "plot": (folder / PLOTS["training"]).is_file()}
+                                 "plot": is_regular(folder / PLOTS["training"]),
+                                 "model": is_regular(folder / MODEL_FILE)}
         if isinstance(config, dict):
             entry.update({k: config.get(k) for k in ("game", "players", "steps", "seed",
                                                      "method")})
@@ -119,28 +197,60 @@ class RunsFolder:
                 return folder
         raise WebError(404, "run", f"no run {run_id!r} under {self.root}")
 
-    def plot(self, run_id: str, kind: str) -> Path:
-        """A run's plot (the tournament's or the learning curve)."""
+    def plot(self, run_id: str, kind: str) -> bytes:
+        """A run's plot (the tournament's or the learning curve), as PNG bytes."""
         if kind not in PLOTS:
             raise WebError(422, "kind", f"{kind!r} is not a plot (plots: {', '.join(PLOTS)})")
         path = self.folder(run_id) / PLOTS[kind]
-        if not path.is_file():
-            raise WebError(404, "plot", f"run {run_id!r} has no {PLOTS[kind]}")
+        try:
+            return read_regular(path, MAX_PLOT_BYTES)
+        except FileNotFoundError:
+            raise WebError(404, "plot", f"run {run_id!r} has no {PLOTS[kind]}") from None
+        except OSError as exc:
+            raise WebError(404, "plot", f"run {run_id!r}: {PLOTS[kind]} is not served "
+                           f"({_why(exc)})") from None
+
+    # --- models -----------------------------------------------------------------------------------
+    def models(self) -> list[dict[str, Any]]:
+        """The runs whose exported model the page may seat (`run:ID`): each training run with a
+        regular `best_policy.npz` inside the runs folder, with its game as its config says."""
+        found = []
+        for run_id, folder in self._folders():
+            if is_regular(folder / MODEL_FILE):
+                config = _read_json(folder / "config.json")
+                game = config.get("game") if isinstance(config, dict) else None
+                found.append({"code": f"run:{run_id}", "run": run_id,
+                              "game": game if isinstance(game, str) else None})
+        return found
+
+    def model(self, run_id: str) -> Path:
+        """The checked `best_policy.npz` of run `run_id` (a run this folder lists; a regular
+        file within the size limits). Refused (404 or 422) naming the run otherwise."""
+        path = self.folder(run_id) / MODEL_FILE
+        try:
+            check_model_file(path)
+        except FileNotFoundError:
+            raise WebError(404, "run", f"run {run_id!r} has no {MODEL_FILE} (export it with "
+                           f"`huerta export`)") from None
+        except OSError as exc:
+            raise WebError(422, "run", f"run {run_id!r}: {MODEL_FILE} is not loaded "
+                           f"({_why(exc)})") from None
         return path
 
     def _offsets(self, run_id: str, folder: Path) -> list[int]:
-        """The byte offset of every line of games.jsonl (cached while the file is unchanged)."""
-        path = folder / GAMES_FILE
+        """The byte offset of every line of games.jsonl (cached while the file is unchanged;
+        none when it is not a regular file within `MAX_GAMES_BYTES`)."""
         try:
-            stat = path.stat()
+            fd = open_regular(folder / GAMES_FILE, MAX_GAMES_BYTES)
         except OSError:
             return []
-        key = (stat.st_size, stat.st_mtime)
-        cached = self._line_index.get(run_id)
-        if cached and cached[0] == key:
-            return cached[1]
-        offsets, position = [], 0
-        with path.open("rb") as f:
+        with os.fdopen(fd, "rb") as f:
+            info = os.fstat(f.fileno())
+            key = (info.st_size, info.st_mtime)
+            cached = self._line_index.get(run_id)
+            if cached and cached[0] == key:
+                return cached[1]
+            offsets, position = [], 0
             for line in f:
                 if line.strip():
                     offsets.append(position)
@@ -152,10 +262,13 @@ class RunsFolder:
         return len(self._offsets(run_id, folder))
 
     def _line(self, folder: Path, offset: int, number: int) -> dict[str, Any]:
-        with (folder / GAMES_FILE).open("rb") as f:
-            f.seek(offset)
-            raw = f.readline(MAX_LINE_BYTES + 1)
         where = f"{GAMES_FILE} line {number + 1}"
+        try:
+            with os.fdopen(open_regular(folder / GAMES_FILE, MAX_GAMES_BYTES), "rb") as f:
+                f.seek(offset)
+                raw = f.readline(MAX_LINE_BYTES + 1)
+        except OSError as exc:
+            raise WebError(422, "game", f"{where} is not read ({_why(exc)})") from None
         try:
             game = parse_json(raw, where, limit=MAX_LINE_BYTES)
         except CorruptRecordError as exc:
@@ -217,6 +330,13 @@ class RunsFolder:
         if len(names) != record.num_players:
             names = [f"player_{s}" for s in range(record.num_players)]
         return record, names, f"{run_id}/{GAMES_FILE} line {line + 1}"
+
+
+def _why(exc: OSError) -> str:
+    """An OSError in words, without the full path (the page shows it)."""
+    if isinstance(exc, NotRegularFile):
+        return str(exc)
+    return exc.strerror or type(exc).__name__
 
 
 def training_budget(config: dict[str, Any]) -> str:

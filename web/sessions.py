@@ -7,6 +7,11 @@ follow them. The page polls the session's view, which is built from the human se
 other seats' private knowledge and the deal's face-down order are never sent until the game is
 over or stopped, and the record (which holds the seed, and so every hidden card) can only be
 downloaded then.
+
+Work is bounded: the agents are those `agents.py` allows (no file a request names, budgets
+capped), a stopped game's search ends at its next clock reading, and agent work never waits in
+a queue: a game's agents take one of the server's agent threads while they play, and a move or
+a new game that would need one when all are busy is refused (503) with the game unchanged.
 """
 
 from __future__ import annotations
@@ -19,15 +24,15 @@ from collections import OrderedDict
 from concurrent.futures import Executor
 from typing import Any
 
-from huerta.agents import make_agent
-from huerta.agents.registry import check_agent_code
 from huerta.envs.core.errors import HuertaError, IllegalActionError, InvalidConfigError
 from huerta.envs.core.policies import policy_action
 from huerta.envs.core.records import MAX_SEED, GameRecord
 from huerta.envs.core.registry import game_label, resolve_game
 
 from . import boards
+from .agents import SeatPlan, check_web_agent, make_web_agent
 from .errors import WebError
+from .runs import RunsFolder
 
 MAX_SESSIONS = 16  # games kept; beyond it the least recently used one is closed
 MAX_PACE = 5.0  # seconds: the slowest agent pace the page offers
@@ -36,8 +41,9 @@ MAX_PACE = 5.0  # seconds: the slowest agent pace the page offers
 class PlaySession:
     """One game: the state, the record so far, the agents, and what the page has been told."""
 
-    def __init__(self, game: str, num_players: int, seat: int, codes: list[str], seed: int,
-                 options: dict[str, Any], pace: float, executor: Executor) -> None:
+    def __init__(self, game: str, num_players: int, seat: int, plans: list[SeatPlan | None],
+                 seed: int, options: dict[str, Any], pace: float, threads: AgentThreads,
+                 runs: RunsFolder) -> None:
         spec, _ = resolve_game(game, num_players)
         self.id = secrets.token_hex(8)
         self.spec = spec
@@ -46,23 +52,25 @@ class PlaySession:
         # who wins when no seat does: the variant's scripted opponent ("Zara"), if it has one
         self.opponent = variant.opponent if variant is not None else ""
         self.seat = seat
-        self.codes = codes
+        self.codes = [plan.code if plan is not None else "human" for plan in plans]
         self.pace = pace
         self.limit = spec.default_max_steps
         self.state = spec.new_game(num_players, seed=seed, **options)
         self.record = GameRecord(game=spec.name, num_players=num_players, seed=seed,
                                  options=dict(options))
-        self.agents = [None if s == seat else make_agent(codes[s], game=spec.name,
-                                                         seed=seed * 10 + s)
-                       for s in range(num_players)]
+        self.stopped = False
+        self.agents = [None if plan is None else make_web_agent(
+            plan, spec.name, seed * 10 + s, runs, lambda: self.stopped)
+            for s, plan in enumerate(plans)]
         self.moves: list[dict[str, Any]] = []
         self.error: str | None = None
-        self.stopped = False
         self.lock = threading.Lock()
-        self._executor = executor
+        self._threads = threads
         self._thinking = False
         with self.lock:
-            self._start_agents()
+            if self._agents_to_play():
+                self._threads.reserve()  # 503 when every agent thread is busy
+                self._start_agents()
 
     # --- what the page sees ---------------------------------------------------------------------
     @property
@@ -142,11 +150,16 @@ class PlaySession:
             if step is not None and step != self.state.steps:
                 raise WebError(409, "step", f"the page showed step {step} but the game is at "
                                f"step {self.state.steps}: reload it")
+            self._threads.reserve()  # a thread for the agents' reply, or 503 with no move made
             try:
                 self._apply(action)
             except IllegalActionError as exc:
+                self._threads.release()
                 raise WebError(422, "action", str(exc)) from None
-            self._start_agents()
+            if self._agents_to_play():
+                self._start_agents()
+            else:
+                self._threads.release()
 
     def _apply(self, action: int) -> None:
         """Apply `action` for the acting seat and log it as the human seat may read it (the
@@ -159,14 +172,16 @@ class PlaySession:
         self.moves.append({"step": len(self.moves), "seat": seat, "who": self.codes[seat],
                            "action": action, "text": text})
 
+    def _agents_to_play(self) -> bool:
+        """Whether an agent is to move now (lock held)."""
+        return not (self._thinking or self.over or self.stopped or self.error
+                    or self.state.current_player == self.seat)
+
     def _start_agents(self) -> None:
-        """Let the agents play in a worker thread until it is the human's turn (lock held)."""
-        if self._thinking or self.over or self.stopped or self.error:
-            return
-        if self.state.current_player == self.seat:
-            return
+        """Let the agents play, in the agent thread reserved for them, until it is the human's
+        turn (lock held)."""
         self._thinking = True
-        self._executor.submit(self._agents_loop)
+        self._threads.submit(self._agents_loop)
 
     def _agents_loop(self) -> None:
         """The agents' moves, one at a time: each computed on a copy of the state, outside the
@@ -195,11 +210,13 @@ class PlaySession:
         finally:
             with self.lock:
                 self._thinking = False
+            self._threads.release()
 
     def stop(self) -> None:
-        """End the game here: everything is shown and the record can be downloaded."""
+        """End the game here: everything is shown and the record can be downloaded. A search
+        under way ends at its next clock reading (its clock reads infinity from now on)."""
         with self.lock:
-            self.stopped = True
+            self.stopped = True  # the agents' clocks read it without the lock
 
     def record_json(self) -> dict[str, Any]:
         """The game record (format 2, with the scores so far); only once the game is over or
@@ -239,9 +256,10 @@ def _short(value: Any, limit: int = 60) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-def check_new_game(body: Any) -> dict[str, Any]:
+def check_new_game(body: Any, runs: RunsFolder) -> dict[str, Any]:
     """The settings of a new game from the page's form, each checked with the reason named:
-    game, players, seat, agents (one code per other seat), seed, options, pace."""
+    game, players, seat, agents (one code per other seat: see `agents.py`), seed, options,
+    pace."""
     if not isinstance(body, dict):
         raise WebError(422, "body", f"must be a JSON object, got {type(body).__name__}")
     unknown = set(body) - {"game", "players", "seat", "agents", "seed", "options", "pace"}
@@ -270,19 +288,15 @@ def check_new_game(body: Any) -> dict[str, Any]:
     if len(agents) != num_players - 1:
         raise WebError(422, "agents", f"lists {len(agents)} agent codes; a {num_players}-player "
                        f"game needs {num_players - 1} (one per seat other than yours)")
-    codes = ["human"] * num_players
+    plans: list[SeatPlan | None] = [None] * num_players
     other_seats = [s for s in range(num_players) if s != seat]
     for k, (s, code) in enumerate(zip(other_seats, agents, strict=True)):
-        if not isinstance(code, str) or not code.strip():
+        if not isinstance(code, str) or not code.strip() or len(code) > 300:
             raise WebError(422, f"agents[{k}]", f"must be an agent code, got {_short(code)}")
         try:
-            name = check_agent_code(code.strip(), spec.name, num_players)
-        except InvalidConfigError as exc:
+            plans[s] = check_web_agent(code, spec.name, num_players, runs)
+        except (HuertaError, ValueError) as exc:
             raise WebError(422, f"agents[{k}]", str(exc)) from None
-        if name == "human":
-            raise WebError(422, f"agents[{k}]", "'human' is you: the other seats take agent "
-                           "codes (random, heuristic, mcts:N, ppo:PATH)")
-        codes[s] = code.strip()
     seed = _field(body, "seed", int)
     if seed is None:
         seed = secrets.randbelow(2**32)
@@ -300,26 +314,53 @@ def check_new_game(body: Any) -> dict[str, Any]:
     pace = _field(body, "pace", float, 0.5)
     if not (math.isfinite(pace) and 0 <= pace <= MAX_PACE):
         raise WebError(422, "pace", f"{pace} is out of range (0 to {MAX_PACE:g} seconds)")
-    return {"game": game, "num_players": num_players, "seat": seat, "codes": codes,
+    return {"game": game, "num_players": num_players, "seat": seat, "plans": plans,
             "seed": seed, "options": options, "pace": pace}
+
+
+class AgentThreads:
+    """The server's agent threads, each reserved by one game while its agents play, so no agent
+    work ever waits in a queue: `reserve` refuses (503) when every thread is taken."""
+
+    def __init__(self, executor: Executor, count: int) -> None:
+        self.executor = executor
+        self.count = count
+        self._free = threading.BoundedSemaphore(count)
+
+    def reserve(self) -> None:
+        """Take a thread for a game's agents, or refuse with 503 when all are busy."""
+        if not self._free.acquire(blocking=False):
+            raise WebError(503, "agents", f"all {self.count} agent threads of the server are "
+                           "busy with other games: stop one, or try again in a moment")
+
+    def release(self) -> None:
+        """Give a reserved thread back."""
+        self._free.release()
+
+    def submit(self, work: Any) -> None:
+        """Run `work` on the thread reserved for it."""
+        self.executor.submit(work)
 
 
 class SessionStore:
     """The games being played, the least recently used one closed beyond `limit`."""
 
-    def __init__(self, executor: Executor, limit: int = MAX_SESSIONS) -> None:
-        self.executor = executor
+    def __init__(self, threads: AgentThreads, runs: RunsFolder,
+                 limit: int = MAX_SESSIONS) -> None:
+        self.threads = threads
+        self.runs = runs
         self.limit = limit
         self._sessions: OrderedDict[str, PlaySession] = OrderedDict()
         self._lock = threading.Lock()
 
     def create(self, body: Any) -> PlaySession:
         """A new game from the page's settings (checked first; 422 naming a bad one)."""
-        settings = check_new_game(body)
+        settings = check_new_game(body, self.runs)
         try:
             session = PlaySession(
-                settings["game"], settings["num_players"], settings["seat"], settings["codes"],
-                settings["seed"], settings["options"], settings["pace"], self.executor)
+                settings["game"], settings["num_players"], settings["seat"], settings["plans"],
+                settings["seed"], settings["options"], settings["pace"], self.threads,
+                self.runs)
         except (HuertaError, ValueError, OSError, ImportError) as exc:
             what = "options" if settings["options"] else "game"
             raise WebError(422, what, f"cannot start the game: {exc}") from None

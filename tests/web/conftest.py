@@ -23,6 +23,7 @@ import uvicorn
 from game_cases import middle_count
 
 from huerta.agents import make_agent
+from huerta.agents.learned import shipped_model
 from huerta.envs.core.registry import game_choices, resolve_game
 from huerta.training.matches import play_game
 from huerta.training.tournament import run_tournament
@@ -71,6 +72,13 @@ def runs_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     from PIL import Image
 
     Image.new("RGB", (40, 30), "#2e7d32").save(training / "learning_curve.png")
+    # runs whose exported models the page may seat (run:ID): the shipped Finca model and the
+    # solo game's learned value constants
+    for name, game, players in (("finca-model", "finca", 2), ("solo", "alpujarras", 1)):
+        folder = runs / "train" / name
+        folder.mkdir(parents=True)
+        (folder / "config.json").write_text(json.dumps({"game": game, "players": players}))
+        shutil.copyfile(shipped_model(game, players), folder / "best_policy.npz")
     return runs
 
 
@@ -82,8 +90,26 @@ def server(runs_folder: Path) -> Iterator[LiveServer]:
     live.stop()
 
 
+def page_headers(request: httpx.Request, token: str) -> None:
+    """What the server's own page sends with every request that changes something: the
+    per-server token and a JSON content type (web/guard.py refuses anything else)."""
+    if request.method not in ("GET", "HEAD"):
+        request.headers["X-Huerta-Token"] = token
+        request.headers.setdefault("Content-Type", "application/json")
+
+
 @pytest.fixture()
 def client(server: LiveServer) -> Iterator[httpx.Client]:
+    """A client that calls the API as the page does (its token, JSON bodies)."""
+    token = server.app.state.token
+    with httpx.Client(base_url=server.url, timeout=30,
+                      event_hooks={"request": [lambda r: page_headers(r, token)]}) as http:
+        yield http
+
+
+@pytest.fixture()
+def raw_client(server: LiveServer) -> Iterator[httpx.Client]:
+    """A client that sends only what each test gives it (no token, no content type)."""
     with httpx.Client(base_url=server.url, timeout=30) as http:
         yield http
 

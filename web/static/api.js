@@ -1,5 +1,13 @@
 // Talking to the server: JSON in and out; a refusal becomes an ApiError carrying the input and
-// the reason the server named, which the page shows as is.
+// the reason the server named, which the page shows as is. Every request that changes something
+// is sent as application/json with the server's token (X-Huerta-Token, read from /api/meta):
+// the server refuses any other (see web/guard.py), so no other web site can call it.
+
+let token = "";
+
+export function setToken(value) {
+  token = value || "";
+}
 
 export class ApiError extends Error {
   constructor(status, input, reason) {
@@ -13,12 +21,11 @@ export class ApiError extends Error {
 export async function api(path, { method = "GET", json = undefined, body = undefined,
   headers = {} } = {}) {
   const options = { method, headers: { ...headers } };
-  if (json !== undefined) {
-    options.body = JSON.stringify(json);
+  if (method !== "GET") {
+    // a record file is JSON too: sent as it is, checked by the server
+    options.body = json !== undefined ? JSON.stringify(json) : body;
     options.headers["Content-Type"] = "application/json";
-  } else if (body !== undefined) {
-    options.body = body;
-    options.headers["Content-Type"] = "application/octet-stream";
+    options.headers["X-Huerta-Token"] = token;
   }
   let response;
   try {

@@ -2,7 +2,7 @@
 // server tells once (games, agent codes, the colours of each game's pictures, the modules that
 // draw each game's board).
 
-import { api } from "./api.js";
+import { api, setToken } from "./api.js";
 import { loadBoards } from "./boards.js";
 import { initPlay } from "./play.js";
 import { initReplay } from "./replay.js";
@@ -23,6 +23,7 @@ async function main() {
   let meta;
   try {
     meta = await api("/api/meta");
+    setToken(meta.token);
     await loadBoards(meta.boards); // every game's board module, as the server names them
   } catch (error) {
     showError(error);

@@ -30,8 +30,13 @@ export function initPlay(meta) {
 
   // --- the set-up form ------------------------------------------------------------------------
   const datalist = $("agent-codes");
-  datalist.replaceChildren(...meta.agents.examples.map((code) => h("option", { value: code })));
-  els.help.textContent = "Agent codes: " + Object.values(meta.agents.usage).join("; ") + ".";
+  // the registry's codes that name no file, then the exported models of the listed runs
+  datalist.replaceChildren(...meta.agents.examples.map((code) => h("option", { value: code })),
+    ...meta.agents.models.map((model) => h("option", { value: model.code,
+      label: `${model.code} (${model.game || "model"})` })));
+  els.help.textContent = "Agent codes: " + Object.values(meta.agents.usage).join("; ") +
+    `. Each decision thinks at most ${meta.limits.decision_seconds} s. Files are never named ` +
+    "here: a run's exported model is seated as run:ID.";
   els.game.replaceChildren(...meta.games.map((game) => h("option", { value: game.name },
     game.label || game.name)));
 
@@ -236,7 +241,8 @@ export function initPlay(meta) {
   els.stop.addEventListener("click", async () => {
     if (!view) return;
     try {
-      show(await api(`/api/games/${view.id}/stop?since=${moves.length}`, { method: "POST" }));
+      show(await api(`/api/games/${view.id}/stop?since=${moves.length}`, { method: "POST",
+        json: {} }));
     } catch (error) {
       showError(error);
     }
