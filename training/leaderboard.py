@@ -12,13 +12,18 @@ The file (default `runs/leaderboard.sqlite`, or `$HUERTA_LEADERBOARD`, or `--db 
 
 Each game is written in its own transaction, so a run killed at any moment (SIGKILL included)
 leaves every finished game and nothing half-written: SQLite's journal rolls an unfinished
-transaction back the next time the file is opened. Opening a file that is not a huerta
-leaderboard (not SQLite, no meta table, another schema version) raises `LeaderboardError` naming
-the file and the reason, and never writes to it.
+transaction back the next time the file is opened. A new file (missing, empty, or a SQLite
+database without any table) gets the schema in one `BEGIN IMMEDIATE` transaction, so processes
+opening one new file at once all succeed: one creates it, the others wait on its lock and then
+check it like any file. Opening a file that is not a huerta leaderboard (not SQLite, no meta
+table, another schema version, a table or column of the schema missing or different) raises
+`LeaderboardError` naming the file and the reason, and never writes to it.
 """
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import json
 import os
 import sqlite3
@@ -36,6 +41,8 @@ DB_ENV = "HUERTA_LEADERBOARD"
 APPLICATION = "huerta leaderboard"
 SCHEMA_VERSION = 1
 SQLITE_HEADER = b"SQLite format 3\x00"
+BUSY_TIMEOUT = 60.0  # seconds a connection waits for another process's write (or creation)
+TABLES = ("meta", "agents", "games", "results")
 
 SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -134,29 +141,31 @@ class Leaderboard:
         self.close()
 
     def open(self) -> None:
-        """Check the file (never writing to one that is not ours), then connect; a new or
-        empty file gets the schema."""
+        """Check the file (never writing to one that is not ours), then connect; a new file
+        (missing, empty, or a SQLite database without any table) gets the schema."""
         if self.path.is_dir():
             raise LeaderboardError(f"{self.path} is a folder, not a leaderboard file")
-        new = not self.path.exists() or self.path.stat().st_size == 0
-        if new and not self.create:
+        exists = self.path.exists()
+        if not exists and not self.create:
             raise LeaderboardError(f"no leaderboard at {self.path}")
-        if not new:
+        if exists and not self.path.is_file():
+            raise LeaderboardError(f"{self.path} is not a regular file, so not a huerta "
+                                   f"leaderboard; give another --db")
+        if exists and self.path.stat().st_size > 0:
             _check_header(self.path)
-        else:
+        elif self.create:
             try:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
             except OSError as exc:
                 raise LeaderboardError(f"{self.path}: cannot make its folder ({exc})") from None
         try:
-            conn = sqlite3.connect(str(self.path), timeout=60, isolation_level=None)
+            conn = _connect(self.path, self.create)
         except sqlite3.Error as exc:
             raise LeaderboardError(f"{self.path}: cannot open it ({exc})") from None
         try:
-            if new:
+            if not _objects(conn):  # new, or being created by another process right now
                 self._create(conn)
-            else:
-                _check_schema(conn, self.path)
+            _check_schema(conn, self.path)
             conn.execute("PRAGMA foreign_keys = ON")
         except sqlite3.DatabaseError as exc:
             conn.close()
@@ -167,9 +176,14 @@ class Leaderboard:
         self.conn = conn
 
     def _create(self, conn: sqlite3.Connection) -> None:
+        """Give an empty database the schema, in one BEGIN IMMEDIATE transaction: a process
+        that finds the file empty waits here (the busy timeout) while another one creates it,
+        then finds the schema and creates nothing."""
         with _transaction(conn):
-            if conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
-                raise LeaderboardError(f"{self.path}: not a huerta leaderboard (no meta table)")
+            if _objects(conn):
+                return  # another process created it meanwhile; the caller checks it
+            if not self.create:
+                raise LeaderboardError(f"no leaderboard at {self.path} (the file is empty)")
             for statement in SCHEMA.split(";"):
                 if statement.strip():
                     conn.execute(statement)
@@ -187,9 +201,19 @@ class Leaderboard:
             raise LeaderboardError(f"{self.path} is not open")
         return self.conn
 
+    @contextlib.contextmanager
+    def _failing(self) -> Iterator[None]:
+        """A database error (a lock held past the busy timeout, a damaged page) as one
+        LeaderboardError naming the file."""
+        try:
+            yield
+        except sqlite3.Error as exc:
+            raise LeaderboardError(f"{self.path}: the leaderboard database failed ({exc})"
+                                   ) from None
+
     def agent_id(self, code: str, version: str, kind: str) -> int:
         """The id of agent (code, version), added if new."""
-        with _transaction(self.db):
+        with self._failing(), _transaction(self.db):
             self.db.execute("INSERT OR IGNORE INTO agents (code, version, kind) VALUES (?, ?, ?)",
                             (code, version, kind))
             row = self.db.execute("SELECT id FROM agents WHERE code = ? AND version = ?",
@@ -200,25 +224,36 @@ class Leaderboard:
                  agent_ids: Sequence[int], result: dict[str, Any], source: str,
                  options: dict[str, Any] | None = None) -> bool:
         """Store one finished game (`result`: scores, ranks, winners, terminated, steps by seat)
-        in one transaction; False when it was already there (nothing is written twice)."""
+        in one transaction; False when it was already there (nothing is written twice). A game
+        already stored costs one read, no write (a resumed tournament offers every game)."""
         winners = set(result.get("winners", []))
-        with _transaction(self.db):
-            cursor = self.db.execute(
-                "INSERT OR IGNORE INTO games (game, players, seed, options, lineup, rotation, "
-                "source, terminated, steps, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (game, players, seed, options_key(options), lineup_key(agent_ids), rotation,
-                 source, int(bool(result["terminated"])), int(result.get("steps", 0)),
-                 datetime.now(timezone.utc).isoformat(timespec="seconds")),
-            )
-            if cursor.rowcount == 0:
+        key = (game, players, seed, options_key(options), lineup_key(agent_ids), rotation)
+        where = ("game = ? AND players = ? AND seed = ? AND options = ? AND lineup = ? AND "
+                 "rotation = ?")
+        with self._failing():
+            if self.db.execute(f"SELECT 1 FROM games WHERE {where}", key).fetchone():
                 return False
-            game_id = cursor.lastrowid
-            self.db.executemany(
-                "INSERT INTO results (game_id, seat, agent_id, score, rank, won) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
-                [(game_id, seat, int(a), int(result["scores"][seat]), int(result["ranks"][seat]),
-                  int(seat in winners)) for seat, a in enumerate(agent_ids)],
-            )
+            with _transaction(self.db):
+                return self._insert_game(key, result, source, agent_ids, winners)
+
+    def _insert_game(self, key: tuple[Any, ...], result: dict[str, Any], source: str,
+                     agent_ids: Sequence[int], winners: set[int]) -> bool:
+        """The writes of `add_game`, inside its transaction (False: a twin came first)."""
+        cursor = self.db.execute(
+            "INSERT OR IGNORE INTO games (game, players, seed, options, lineup, rotation, "
+            "source, terminated, steps, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (*key, source, int(bool(result["terminated"])), int(result.get("steps", 0)),
+             datetime.now(timezone.utc).isoformat(timespec="seconds")),
+        )
+        if cursor.rowcount == 0:
+            return False
+        game_id = cursor.lastrowid
+        self.db.executemany(
+            "INSERT INTO results (game_id, seat, agent_id, score, rank, won) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            [(game_id, seat, int(a), int(result["scores"][seat]), int(result["ranks"][seat]),
+              int(seat in winners)) for seat, a in enumerate(agent_ids)],
+        )
         return True
 
     def games(self, game: str, players: int, seeds: tuple[int, int] | None = None,
@@ -234,24 +269,27 @@ class Leaderboard:
             args += list(seeds)
         query += " ORDER BY g.id, r.seat"
         current: list[tuple] = []
-        for row in self.db.execute(query, args):
-            if current and current[0][0] != row[0]:
-                yield _stored(current)
-                current = []
-            current.append(row)
+        with self._failing():
+            for row in self.db.execute(query, args):
+                if current and current[0][0] != row[0]:
+                    yield _stored(current)
+                    current = []
+                current.append(row)
         if current:
             yield _stored(current)
 
     def agents(self) -> dict[int, AgentRow]:
         """Every agent by id."""
-        return {row[0]: AgentRow(*row)
-                for row in self.db.execute("SELECT id, code, version, kind FROM agents")}
+        with self._failing():
+            return {row[0]: AgentRow(*row)
+                    for row in self.db.execute("SELECT id, code, version, kind FROM agents")}
 
     def count(self, table: str = "games") -> int:
         """Rows in a table (games, results or agents)."""
         if table not in ("games", "results", "agents"):
             raise ValueError(f"no table {table!r}")
-        return int(self.db.execute(f"SELECT count(*) FROM {table}").fetchone()[0])
+        with self._failing():
+            return int(self.db.execute(f"SELECT count(*) FROM {table}").fetchone()[0])
 
 
 def _stored(rows: list[tuple]) -> StoredGame:
@@ -287,12 +325,61 @@ def _check_header(path: Path) -> None:
                                f"give another --db (the file was left as it is)")
 
 
+def _connect(path: Path, create: bool) -> sqlite3.Connection:
+    """A connection in autocommit mode that waits BUSY_TIMEOUT seconds for another process's
+    lock; without `create`, a file gone since it was checked is not made again."""
+    if create:
+        return sqlite3.connect(str(path), timeout=BUSY_TIMEOUT, isolation_level=None)
+    return sqlite3.connect(f"{path.resolve().as_uri()}?mode=rw", uri=True,
+                           timeout=BUSY_TIMEOUT, isolation_level=None)
+
+
+def _objects(conn: sqlite3.Connection) -> int:
+    """How many tables, indexes, views and triggers the database holds (0: a new one)."""
+    return int(conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0])
+
+
+# a table as _check_schema compares it: its columns (name, type, not null, primary key) and
+# the column sets of its unique keys
+Shape = tuple[tuple[tuple[str, str, int, int], ...], tuple[tuple[str, ...], ...]]
+
+
+def _shape(conn: sqlite3.Connection, table: str) -> Shape:
+    """One of our tables (`table` is one of TABLES) as the file holds it."""
+    columns = tuple((str(name), str(kind).upper(), int(notnull), int(pk))
+                    for _, name, kind, notnull, _, pk in
+                    conn.execute(f"PRAGMA table_info({table})"))
+    uniques = sorted(
+        tuple(str(row[2]) for row in conn.execute(
+            "PRAGMA index_info('{}')".format(str(index[1]).replace("'", "''"))))
+        for index in conn.execute(f"PRAGMA index_list({table})") if index[2]
+    )
+    return columns, tuple(uniques)
+
+
+@functools.cache
+def _expected_shapes() -> dict[str, Shape]:
+    """What each table of SCHEMA looks like, from a database made in memory."""
+    conn = sqlite3.connect(":memory:")
+    try:
+        conn.executescript(SCHEMA)
+        return {table: _shape(conn, table) for table in TABLES}
+    finally:
+        conn.close()
+
+
 def _check_schema(conn: sqlite3.Connection, path: Path) -> None:
-    """A SQLite file must hold our meta table with our application and schema version."""
+    """A SQLite file must hold our meta table (a key-value table) naming our application and
+    schema version, then every table of that schema with its columns and unique keys (other
+    tables are left alone)."""
     tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
     if "meta" not in tables:
         raise LeaderboardError(f"{path} is not a huerta leaderboard (no meta table); give "
                                f"another --db (the file was left as it is)")
+    if not {"key", "value"} <= {row[1] for row in conn.execute("PRAGMA table_info(meta)")}:
+        raise LeaderboardError(f"{path} is not a huerta leaderboard (its meta table is not a "
+                               f"key-value table); give another --db (the file was left as it "
+                               f"is)")
     meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
     if meta.get("application") != APPLICATION:
         raise LeaderboardError(f"{path} is not a huerta leaderboard (its meta table names "
@@ -300,6 +387,29 @@ def _check_schema(conn: sqlite3.Connection, path: Path) -> None:
     if meta.get("schema") != str(SCHEMA_VERSION):
         raise LeaderboardError(f"{path} has leaderboard schema version {meta.get('schema')}; "
                                f"this huerta reads version {SCHEMA_VERSION}")
+    missing = [table for table in TABLES if table not in tables]
+    if missing:
+        raise LeaderboardError(
+            f"{path} is a broken huerta leaderboard: it says schema {SCHEMA_VERSION} but has no "
+            f"{', '.join(missing)} table; give another --db (the file was left as it is)"
+        )
+    for table, (want_columns, want_uniques) in _expected_shapes().items():
+        columns, uniques = _shape(conn, table)
+        if columns != want_columns:
+            raise LeaderboardError(
+                f"{path} is a broken huerta leaderboard: its {table} table has columns "
+                f"{', '.join(c[0] for c in columns) or 'none'}, schema {SCHEMA_VERSION} has "
+                f"{', '.join(c[0] for c in want_columns)}"
+                + (" (their types or constraints differ)" if [c[0] for c in columns] ==
+                   [c[0] for c in want_columns] else "")
+                + "; give another --db (the file was left as it is)"
+            )
+        if uniques != want_uniques:
+            raise LeaderboardError(
+                f"{path} is a broken huerta leaderboard: its {table} table does not have the "
+                f"unique keys of schema {SCHEMA_VERSION}; give another --db (the file was left "
+                f"as it is)"
+            )
 
 
 def tournament_recorder(

@@ -11,11 +11,13 @@ Every argument is checked before the first game (`check_tournament`). Games are 
 (a generator of jobs, at most two per worker in flight). With an output folder, each finished game
 is appended to `games.jsonl` at once (one JSON line with its record, for `huerta replay`), so an
 interrupted tournament (Ctrl-C, a kill) keeps every finished game and `resume=True` plays only
-the missing ones, with the same final table as an uninterrupted run. The folder holds a lock while
-a tournament writes to it (a second run into it is refused) and `tournament.json`, the settings a
-resume must repeat; a non-empty folder is refused without `resume`. At the end games.jsonl is
-rewritten in game order and the summary files are written, each atomically (a temporary file,
-then a rename).
+the missing ones, with the same final table as an uninterrupted run. A game reaches games.jsonl
+before `on_game` (the leaderboard), and a resume hands `on_game` every game games.jsonl already
+holds, so a game whose storing a kill cut off is stored then (the leaderboard stores each game
+once, however often it is offered). The folder holds a lock while a tournament writes to it (a
+second run into it is refused) and `tournament.json`, the settings a resume must repeat; a
+non-empty folder is refused without `resume`. At the end games.jsonl is rewritten in game order
+and the summary files are written, each atomically (a temporary file, then a rename).
 """
 
 from __future__ import annotations
@@ -329,7 +331,8 @@ def run_tournament(
     plays the jobs (default `play_jobs`: this process or `workers` local processes; the Ray
     backend passes its own, `ray_tournament.RayRunner`); jobs, seeds and the summary are the
     same whatever plays them. `on_game` receives each game as it finishes (the CLI stores it
-    in the leaderboard).
+    in the leaderboard) and, on resume, first every game games.jsonl already holds (so it
+    must store a game offered twice once: the leaderboard does).
     """
     spec = get_game(game)
     codes = check_tournament(spec.name, codes, players, games, seed, workers)
@@ -356,6 +359,9 @@ def run_tournament(
             log(f"resuming {folder.path}: {len(done)} of {total} games already played")
         pending = (j for j in iter_jobs(len(codes), players, games, seed) if j.index not in done)
         try:
+            if on_game is not None:  # so a kill between the append and the store loses none
+                for index in sorted(done):
+                    on_game(done[index])
             _play_into(done, spec.name, codes, pending, max(1, min(workers, total - len(done))),
                        progress, total, folder, runner, on_game)
         except KeyboardInterrupt:
