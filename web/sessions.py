@@ -59,6 +59,7 @@ class PlaySession:
         self.record = GameRecord(game=spec.name, num_players=num_players, seed=seed,
                                  options=dict(options))
         self.stopped = False
+        self._stopping = threading.Event()  # ends a pace wait at once
         self.agents = [None if plan is None else make_web_agent(
             plan, spec.name, seed * 10 + s, runs, lambda: self.stopped)
             for s, plan in enumerate(plans)]
@@ -199,7 +200,7 @@ class PlaySession:
                 obs = {"observation": snapshot.observe(seat),
                        "action_mask": snapshot.legal_mask().astype("int8")}
                 action = policy_action(self.agents[seat], snapshot, seat, obs)
-                time.sleep(max(0.0, self.pace - (time.monotonic() - started)))
+                self._stopping.wait(max(0.0, self.pace - (time.monotonic() - started)))
                 with self.lock:
                     if self.stopped or self.state.steps != step:
                         return
@@ -217,6 +218,7 @@ class PlaySession:
         under way ends at its next clock reading (its clock reads infinity from now on)."""
         with self.lock:
             self.stopped = True  # the agents' clocks read it without the lock
+        self._stopping.set()
 
     def record_json(self) -> dict[str, Any]:
         """The game record (format 2, with the scores so far); only once the game is over or
@@ -380,6 +382,11 @@ class SessionStore:
         if session is None:
             raise WebError(404, "game", f"no game {session_id!r} (start a new one)")
         return session
+
+    def __len__(self) -> int:
+        """The number of games kept."""
+        with self._lock:
+            return len(self._sessions)
 
     def close_all(self) -> None:
         """Stop every game (the server is shutting down)."""

@@ -35,8 +35,8 @@ CHROMIUM = os.environ.get("HUERTA_CHROMIUM", "/usr/bin/chromium")
 class LiveServer:
     """The page's server, serving `runs`, on a free port of 127.0.0.1 in a thread."""
 
-    def __init__(self, runs: Path) -> None:
-        self.app = create_app(runs)
+    def __init__(self, runs: Path, workers: int = 4, allow_remote: bool = False) -> None:
+        self.app = create_app(runs, workers=workers, allow_remote=allow_remote)
         self.socket = bind("127.0.0.1", 0)
         self.url = f"http://127.0.0.1:{self.socket.getsockname()[1]}"
         self.server = uvicorn.Server(uvicorn.Config(self.app, log_level="warning"))

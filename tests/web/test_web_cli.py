@@ -67,3 +67,46 @@ def test_serve_refuses_a_port_in_use(capsys):
     err = capsys.readouterr().err.strip()
     assert err.startswith(f"huerta serve: error: cannot listen on 127.0.0.1:{port}: ")
     assert "\n" not in err
+
+
+def test_serve_refuses_a_remote_host_without_allow_remote_in_one_line(capsys):
+    assert main(["serve", "--host", "0.0.0.0", "--port", "0"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("huerta serve: error: --host 0.0.0.0: ")
+    assert "--allow-remote" in err and "every machine that can reach" in err
+
+
+def test_allow_remote_prints_what_it_exposes(monkeypatch, tmp_path):
+    """serve() with a remote --host and allow_remote: the address and a warning of what it
+    exposes (the socket is bound on 127.0.0.1 here: tests never listen elsewhere)."""
+    import uvicorn
+
+    import huerta.web as web
+
+    monkeypatch.setattr(web, "bind", lambda host, port: bind("127.0.0.1", 0))
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets: None)
+    lines = []
+    web.serve("192.0.2.7", 0, tmp_path, log=lines.append, allow_remote=True)
+    assert lines[0].startswith("huerta serve: http://192.0.2.7:")
+    assert lines[1].startswith("huerta serve: warning: listening on 192.0.2.7 lets every "
+                               "machine that can reach this one open the page")
+    assert "no password" in lines[1] and str(tmp_path) in lines[1]
+
+
+def test_a_remote_server_answers_ip_addresses_and_its_own_names_only(tmp_path):
+    """With allow_remote, a Host that is an IP address (no DNS answer re-points it) or this
+    machine's name is the server's; any other name (DNS rebinding) is refused."""
+    import socket
+
+    from conftest import LiveServer
+
+    live = LiveServer(tmp_path, allow_remote=True)
+    live.start()
+    port = live.url.rsplit(":", 1)[1]
+    try:
+        url = live.url + "/api/meta"
+        for host in ("10.1.2.3", "[fe80::1]", socket.gethostname(), "localhost"):
+            assert httpx.get(url, headers={"Host": f"{host}:{port}"}).status_code == 200, host
+        assert httpx.get(url, headers={"Host": f"rebind.example:{port}"}).status_code == 403
+    finally:
+        live.stop()
