@@ -45,7 +45,7 @@ class LiveServer:
 
     def start(self) -> None:
         self.thread.start()
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + 120
         while not self.server.started:
             if time.monotonic() > deadline or not self.thread.is_alive():
                 raise RuntimeError("the web server did not start")
@@ -151,6 +151,7 @@ def page(browser, server: LiveServer) -> Iterator[object]:
     """A fresh page on the server's page, wired up, with its script errors collected."""
     context = browser.new_context(viewport={"width": 1500, "height": 1000},
                                   accept_downloads=True)
+    context.set_default_timeout(120_000)  # waits, not speed checks: generous under load
     tab = context.new_page()
     tab.script_errors = []
     tab.on("pageerror", lambda error: tab.script_errors.append(str(error)))

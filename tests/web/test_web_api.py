@@ -36,7 +36,7 @@ def new_game(client, **settings):
     return response.json()
 
 
-def wait_for(client, game_id, statuses=("your_turn", "over"), timeout=20.0):
+def wait_for(client, game_id, statuses=("your_turn", "over"), timeout=120.0):
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         view = client.get(f"/api/games/{game_id}").json()

@@ -25,7 +25,7 @@ def step_of(page, board: str = "#replay-board") -> int:
 
 def wait_step(page, step: int, board: str = "#replay-board") -> None:
     page.wait_for_function(f"document.querySelector('{board}').dataset.step === '{step}'",
-                           timeout=10000)
+                           timeout=60000)
 
 
 def open_record(page, path) -> None:
@@ -36,7 +36,7 @@ def open_record(page, path) -> None:
 
 
 def message(page) -> str:
-    page.wait_for_selector("#message.error", timeout=10000)
+    page.wait_for_selector("#message.error", timeout=60000)
     return page.inner_text("#message-text")
 
 
@@ -63,7 +63,7 @@ def settle(page) -> str:
         """(settled) => {
             const status = document.querySelector('#play-board')?.dataset.status;
             return settled.includes(status) && status;
-        }""", arg=list(SETTLED), timeout=15000).json_value()
+        }""", arg=list(SETTLED), timeout=60000).json_value()
 
 
 def click_and_wait(page, locator) -> None:
@@ -71,7 +71,7 @@ def click_and_wait(page, locator) -> None:
     step = step_of(page, "#play-board")
     locator.click()
     page.wait_for_function(
-        f"document.querySelector('#play-board').dataset.step !== '{step}'", timeout=10000)
+        f"document.querySelector('#play-board').dataset.step !== '{step}'", timeout=60000)
 
 
 def legal_targets(page) -> list[str]:
