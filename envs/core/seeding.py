@@ -22,6 +22,14 @@ def make_rng(seed: int | np.random.Generator | None) -> np.random.Generator:
     )
 
 
+# game seeds are drawn below 2**53: every one is exact as a JSON number in any reader (JavaScript,
+# jq), and 2**53 values make two reset seeds that deal the same game vanishingly rare (odds of a
+# repeat among a million resets: about 1 in 18,000), where 2**31 repeated 8 times below 200,000
+GAME_SEED_LIMIT = 2**53
+
+
 def draw_seed(rng: np.random.Generator) -> int:
-    """A fresh 31-bit game seed drawn from `rng` (for records that must replay)."""
-    return int(rng.integers(0, 2**31 - 1))
+    """A fresh game seed drawn from `rng`, 0 to `GAME_SEED_LIMIT` - 1: the env records it and
+    `new_game(seed)` replays it, and so many values that different reset seeds deal different
+    games."""
+    return int(rng.integers(0, GAME_SEED_LIMIT))
