@@ -28,8 +28,10 @@ A run folder holds:
 
     config.json        the settings (`RLlibTrainConfig`, `backend: "rllib"`)
     checkpoints/       step_<steps>/: RLlib algorithm checkpoints (every module, the optimiser,
-                       the connectors) with league.json, written last; the newest
-                       `checkpoints_kept` are kept
+                       the connectors) with league.json, written last, after the first
+                       iteration of every session, every `checkpoint_every` steps or
+                       `checkpoint_minutes`, and at the end; the newest `checkpoints_kept`
+                       are kept
     eval.csv           the evaluations against random and the heuristic (or Zara), as the SB3
                        path writes them; learning_curve.png drawn from it
     best_policy/       the RLModule of the best evaluation (as the SB3 path chooses it), with
@@ -65,6 +67,7 @@ from huerta.envs.core.errors import InvalidConfigError
 from huerta.envs.core.registry import get_game
 
 from .train import (
+    START_AFRESH,
     TRAIN_ALIASES,
     TrainConfig,
     TrainingInterrupted,
@@ -461,7 +464,7 @@ def _resumed_config(config: RLlibTrainConfig, run: Path,
     """The run's saved settings; `steps`, `env_runners`, `progress` from the command."""
     path = run / "config.json"
     if not path.exists():
-        raise InvalidConfigError(f"nothing to resume: {path} does not exist")
+        raise InvalidConfigError(f"nothing to resume: {path} does not exist{START_AFRESH}")
     try:
         saved = json.loads(path.read_text())
     except ValueError as exc:
@@ -604,7 +607,9 @@ def train_rllib(config: RLlibTrainConfig, resume: bool = False, force: bool = Fa
     if resume:
         config = _resumed_config(config, run, overrides or {})
         if not _checkpoints(run):
-            raise InvalidConfigError(f"nothing to resume: no checkpoint in {run / 'checkpoints'}")
+            raise InvalidConfigError(
+                f"nothing to resume: no checkpoint in {run / 'checkpoints'}{START_AFRESH}"
+            )
     else:
         config.check()
         evidence = _run_evidence(run)
@@ -711,7 +716,7 @@ class _Trainer:
             return path, league
         raise InvalidConfigError(
             f"nothing to resume: no readable checkpoint in {self.folder / 'checkpoints'}: "
-            + "; ".join(problems)
+            + "; ".join(problems) + START_AFRESH
         )
 
     def _sync_policy(self, algo: Any) -> RLlibAgent:
@@ -725,6 +730,8 @@ class _Trainer:
         next_eval = (steps // every + 1) * every
         next_checkpoint = (steps // config.checkpoint_every + 1) * config.checkpoint_every
         saved_at, last_save = steps, time.monotonic()
+        first = True  # the session's first iteration is checkpointed: a run killed before its
+        # first timed checkpoint still resumes
         if config.progress:
             with contextlib.suppress(ImportError):
                 from tqdm import tqdm
@@ -758,10 +765,11 @@ class _Trainer:
             if steps >= next_eval:
                 next_eval = (steps // every + 1) * every
                 self._evaluate(algo, steps)
-            if steps >= next_checkpoint or now - last_save >= 60 * config.checkpoint_minutes:
+            if (first or steps >= next_checkpoint
+                    or now - last_save >= 60 * config.checkpoint_minutes):
                 next_checkpoint = (steps // config.checkpoint_every + 1) * config.checkpoint_every
                 save_checkpoint(algo, run, league, config.checkpoints_kept)
-                saved_at, last_save = steps, time.monotonic()
+                saved_at, last_save, first = steps, time.monotonic(), False
         if saved_at != steps or not _checkpoints(run):
             kept = save_checkpoint(algo, run, league, config.checkpoints_kept)
         else:

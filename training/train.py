@@ -4,9 +4,10 @@ A run folder holds everything needed to trust and resume it:
 
     config.json          the full configuration (seed and target step count included)
     checkpoints/         model_<steps>.zip at the first update after every `checkpoint_every`
-                         steps; auto_<steps>.zip when `checkpoint_minutes` of wall time passed
-                         without a checkpoint, and on SIGINT/SIGTERM (the newest two are kept);
-                         latest.zip, a copy of the newest
+                         steps; auto_<steps>.zip after the first update of every session (so
+                         a run killed early can still be resumed), when `checkpoint_minutes` of
+                         wall time passed without a checkpoint, and on SIGINT/SIGTERM (the
+                         newest two are kept); latest.zip, a copy of the newest
     pool/                snapshot_<steps>.zip: the learner's past selves, used as opponents
     tb/                  TensorBoard logs (episode reward and length, win rate, entropy,
                          explained variance, evaluation win rates)
@@ -67,6 +68,8 @@ TRAIN_ALIASES: dict[str, tuple[str, int]] = {"alpujarras-solo": ("alpujarras", 1
 DEFAULT_STEPS = 600_000  # the target of a new run that names none
 METHODS = ("ppo", "afterstate", "cem")  # TrainConfig.method
 AUTO_CHECKPOINTS_KEPT = 2  # auto_<steps>.zip files kept (model_<steps>.zip are all kept)
+# the end of every "nothing to resume" message (this path's and RLlib's): what to do instead
+START_AFRESH = "; start afresh with --force (in place of --resume)"
 
 
 @dataclass
@@ -481,7 +484,7 @@ def _load_checkpoint(run: Path, vec_env: Any) -> Any:
         return model
     found = f": {'; '.join(problems)}" if problems else ""
     raise InvalidConfigError(
-        f"nothing to resume: no readable checkpoint in {run / 'checkpoints'}{found}"
+        f"nothing to resume: no readable checkpoint in {run / 'checkpoints'}{found}{START_AFRESH}"
     )
 
 
@@ -533,8 +536,11 @@ class _Callbacks:
                 if now >= self.next_checkpoint:
                     self.next_checkpoint = _next_multiple(now, config.checkpoint_every)
                     self.checkpoint("model")
-                elif (now > self.start_steps  # (else the weights are those loaded or new)
-                      and time.monotonic() - self.last_save >= 60 * config.checkpoint_minutes):
+                elif now > self.start_steps and (  # (else the weights are those loaded or new)
+                        # the first update: a run killed before its first timed checkpoint
+                        # still resumes
+                        self.saved_steps < 0
+                        or time.monotonic() - self.last_save >= 60 * config.checkpoint_minutes):
                     self.checkpoint("auto")
 
             def _on_step(self) -> bool:
@@ -783,7 +789,7 @@ def _resumed_config(config: TrainConfig, run: Path) -> TrainConfig:
     """The run's saved configuration; `steps` (when given) and `progress` from `config`."""
     path = run / "config.json"
     if not path.exists():
-        raise InvalidConfigError(f"nothing to resume: {path} does not exist")
+        raise InvalidConfigError(f"nothing to resume: {path} does not exist{START_AFRESH}")
     try:
         saved = json.loads(path.read_text())
     except ValueError as exc:
@@ -833,12 +839,12 @@ def train(config: TrainConfig, resume: bool = False, force: bool = False) -> Pat
         if config.method == "afterstate":
             if not _run_evidence(run):
                 raise InvalidConfigError(f"nothing to resume: no recorded games in "
-                                         f"{run / 'afterstate'}")
+                                         f"{run / 'afterstate'}{START_AFRESH}")
         elif config.method == "cem":
             pass  # a cem run goes on from its last finished generation, or from the start
         elif not resume_candidates(run) and not _imitation_begun(run, config):
             raise InvalidConfigError(
-                f"nothing to resume: no checkpoint in {run / 'checkpoints'}"
+                f"nothing to resume: no checkpoint in {run / 'checkpoints'}{START_AFRESH}"
             )
     else:
         config.check()

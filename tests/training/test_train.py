@@ -75,7 +75,8 @@ def test_existing_run_needs_resume_and_bad_settings_are_named(tmp_path):
     bad.write_text('{"learning_rat": 0.1}')
     with pytest.raises(InvalidConfigError, match=r"unknown setting.*learning_rate"):
         TrainConfig.from_file(bad)
-    with pytest.raises(InvalidConfigError, match="nothing to resume"):
+    with pytest.raises(InvalidConfigError, match=r"nothing to resume: .*config\.json does not "
+                                                 r"exist; start afresh with --force"):
         train(TrainConfig(game="finca", out=str(tmp_path / "none"), **TINY), resume=True)
     with pytest.raises(InvalidConfigError, match="valid games"):
         TrainConfig(game="chess").check()

@@ -190,13 +190,91 @@ def test_resume_without_a_readable_checkpoint_names_every_file(reference, tmp_pa
     out = tmp_path / "run"
     (out / "checkpoints").mkdir(parents=True)
     shutil.copy(reference / "config.json", out / "config.json")
-    with pytest.raises(InvalidConfigError, match="nothing to resume: no checkpoint"):
+    with pytest.raises(InvalidConfigError,
+                       match=r"nothing to resume: no checkpoint in .*; start afresh with --force"):
         train(TrainConfig(game=GAME, out=str(out), progress=False), resume=True)
     (out / "checkpoints" / "latest.zip").write_bytes(b"")
     (out / "checkpoints" / "model_000000256.zip").write_bytes(b"PK")
     with pytest.raises(InvalidConfigError,
-                       match=r"no readable checkpoint.*latest\.zip.*model_000000256\.zip"):
+                       match=r"no readable checkpoint.*latest\.zip.*model_000000256\.zip.*; "
+                             r"start afresh with --force"):
         train(TrainConfig(game=GAME, out=str(out), progress=False), resume=True)
+
+
+class _Killed(BaseException):
+    """The trainer killed at once (SIGKILL, a crash, a power cut): nothing on the way out saves
+    anything, unlike SIGINT and SIGTERM."""
+
+
+def _killed_at_step(monkeypatch, step: int) -> None:
+    """Kill the run at its `step`-th env step (one game: one step per call of step_wait)."""
+    from huerta.training.vector import SelfPlayVecEnv
+
+    real = SelfPlayVecEnv.step_wait
+    calls = []
+
+    def step_wait(self):
+        calls.append(step)
+        if len(calls) == step:
+            raise _Killed
+        return real(self)
+
+    monkeypatch.setattr(SelfPlayVecEnv, "step_wait", step_wait)
+
+
+def test_a_run_killed_after_its_first_update_resumes_from_it(reference, tmp_path,
+                                                             monkeypatch):
+    """The first update is checkpointed whatever `checkpoint_every` and `checkpoint_minutes`
+    say, so a run killed soon after (here at the next env step) resumes from it and ends as an
+    uninterrupted run."""
+    out = tmp_path / "run"
+    _killed_at_step(monkeypatch, TINY["n_steps"] + 1)
+    with pytest.raises(_Killed):  # no checkpoint due by steps or by wall time for long
+        train(_config(out, checkpoint_every=100_000, checkpoint_minutes=60.0))
+    monkeypatch.undo()
+    assert [p.name for p in resume_candidates(out)] == ["latest.zip", "auto_000000128.zip"]
+    assert _steps_of(out / "checkpoints" / "latest.zip") == TINY["n_steps"]
+    run = train(TrainConfig(game=GAME, out=str(out), progress=False), resume=True)
+    _assert_matches_reference(run, reference)
+
+
+def test_a_run_killed_before_its_first_update_says_to_start_afresh(tmp_path, monkeypatch,
+                                                                   capsys):
+    """Killed before any update there is nothing to resume: --resume says so and names --force,
+    which then starts the run afresh in the same folder."""
+    out = tmp_path / "run"
+    _killed_at_step(monkeypatch, 10)
+    with pytest.raises(_Killed):
+        train(_config(out, steps=256))
+    monkeypatch.undo()
+    assert resume_candidates(out) == []
+    code = cli_main(["train", GAME, "--out", str(out), "--resume", "--no-progress"])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert (f"nothing to resume: no checkpoint in {out / 'checkpoints'}; start afresh with "
+            "--force (in place of --resume)") in err
+    run = train(_config(out, steps=256), force=True)
+    assert _steps_of(run / "checkpoints" / "latest.zip") == 256
+    assert _eval_steps(run) == [0, 256]
+
+
+def test_rllib_nothing_to_resume_names_force(tmp_path):
+    """The RLlib trainer's refusals to resume name --force too (refused before Ray starts)."""
+    from dataclasses import asdict
+
+    pytest.importorskip("ray.rllib")
+    from huerta.training.rllib import RLlibTrainConfig, train_rllib
+
+    out = tmp_path / "run"
+    with pytest.raises(InvalidConfigError, match=r"nothing to resume: .*config\.json does not "
+                                                 r"exist; start afresh with --force"):
+        train_rllib(RLlibTrainConfig(game="finca", out=str(out)), resume=True)
+    out.mkdir()
+    config = RLlibTrainConfig(game="finca", out=str(out)).check()
+    (out / "config.json").write_text(json.dumps(asdict(config)))
+    with pytest.raises(InvalidConfigError, match=r"nothing to resume: no checkpoint in .*; "
+                                                 r"start afresh with --force"):
+        train_rllib(RLlibTrainConfig(game="finca", out=str(out)), resume=True)
 
 
 def test_resume_refuses_contradictions(reference, tmp_path):
