@@ -28,6 +28,7 @@ from huerta.envs.core.errors import HuertaError, IllegalActionError, InvalidConf
 from huerta.envs.core.policies import policy_action
 from huerta.envs.core.records import MAX_SEED, GameRecord
 from huerta.envs.core.registry import game_label, resolve_game
+from huerta.envs.core.seeding import GAME_SEED_LIMIT
 
 from . import boards
 from .agents import SeatPlan, check_web_agent, make_web_agent
@@ -301,7 +302,7 @@ def check_new_game(body: Any, runs: RunsFolder) -> dict[str, Any]:
             raise WebError(422, f"agents[{k}]", str(exc)) from None
     seed = _field(body, "seed", int)
     if seed is None:
-        seed = secrets.randbelow(2**32)
+        seed = secrets.randbelow(GAME_SEED_LIMIT)  # as env resets draw them
     elif not 0 <= seed <= MAX_SEED:
         raise WebError(422, "seed", f"{seed} is out of range (0 to 2**63 - 1)")
     options = _field(body, "options", dict, {})
