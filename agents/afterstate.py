@@ -223,14 +223,30 @@ class Judge:
     4-5% of deals against Zara where the heuristic wins 12-16%)."""
 
     def __init__(self, network: ValueNetwork, game: str, rng: np.random.Generator) -> None:
-        from huerta.agents.heuristics import heuristic_module
-
         self.network = network
-        self.module = heuristic_module(game)
-        self.stalled = getattr(self.module, "stalled", None)  # where the game has such positions
+        self.game = game
+        self._find_module()
         self.scale = margin_scale(game)
         self.rng = rng
         self.me = 0
+
+    def _find_module(self) -> None:
+        """Look up the game's heuristic module and its `stalled` once (not per position)."""
+        from huerta.agents.heuristics import heuristic_module
+
+        self.module = heuristic_module(self.game)
+        self.stalled = getattr(self.module, "stalled", None)  # where the game has such positions
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The judge's fields without the heuristic module (a module does not pickle): a copy,
+        pickled or deep, looks it up again by the game's name."""
+        state = self.__dict__.copy()
+        del state["module"], state["stalled"]
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._find_module()
 
     def __call__(self, states: list[Any]) -> np.ndarray:
         me, module, scale = self.me, self.module, self.scale

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import re
 import sys
-from typing import TextIO
+from typing import Any, TextIO
 
 import numpy as np
 
 from huerta.envs.core.errors import InvalidConfigError
 from huerta.envs.core.legend import LEGEND_HEADING
+from huerta.envs.core.policies import game_sizes
 from huerta.envs.core.view import PlayerView
 
 from .base import Agent
@@ -45,20 +46,35 @@ class HumanAgent(Agent):
 
     name = "human"
     needs_view = True
+    reads_observation = False
 
     def __init__(
-        self, seed: int | None = None, stdin: TextIO | None = None, stdout: TextIO | None = None
+        self, seed: int | None = None, stdin: TextIO | None = None, stdout: TextIO | None = None,
+        game: str | None = None,
     ) -> None:
         super().__init__(seed)
+        if game is not None:
+            game_sizes(game)  # an unknown game is refused now, naming the valid ones
+        self.game = game
         self.stdin = stdin
         self.stdout = stdout
         self.legend_shown = False  # the board's legend is printed once a game, then on '?'
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The agent's fields, the process's own terminal streams held as None (what they
+        default to): they cannot be pickled, and a copy asks the same terminal."""
+        state = self.__dict__.copy()
+        for key in ("stdin", "stdout"):
+            if state[key] is not None and state[key] in (getattr(sys, key),
+                                                         getattr(sys, f"__{key}__")):
+                state[key] = None
+        return state
 
     def reset(self, seed: int | None = None) -> None:
         super().reset(seed)
         self.legend_shown = False
 
-    def act(self, observation: dict[str, np.ndarray], view: PlayerView | None = None) -> int:
+    def decide(self, observation: dict[str, np.ndarray], view: PlayerView | None = None) -> int:
         out = self.stdout or sys.stdout
         inp = self.stdin or sys.stdin
         legal = [int(a) for a in np.flatnonzero(observation["action_mask"])]

@@ -334,14 +334,14 @@ class LearnedAgent(Agent):
                                             network=network, game=self.game)
         return network
 
-    def act(self, observation: dict[str, np.ndarray], view: PlayerView | None = None) -> int:
+    def decide(self, observation: dict[str, np.ndarray], view: PlayerView | None = None) -> int:
         players = view.num_players if view is not None else (self.players or 2)
         if self.network is None or (self.arg is None and players != self.players):
             self.network, self.players = self._load(players), players
         elif view is not None and hasattr(self.network, "solo_weights"):
             self.network.check_game(self.game, players)  # learned:PATH at a multiplayer table
         if self.searcher is not None:
-            return self.searcher.act(observation, view)
+            return self.searcher.decide(observation, view)
         if self.samples is not None and view is not None:
             from .policy_rollouts import best_by_rollouts
 

@@ -22,6 +22,7 @@ import numpy as np
 
 from huerta.envs.core.engine import GameState
 from huerta.envs.core.errors import InvalidConfigError
+from huerta.envs.core.policies import game_sizes
 from huerta.envs.core.view import PlayerView
 
 from .base import Agent
@@ -61,6 +62,7 @@ class MCTSAgent(Agent):
 
     name = "mcts"
     needs_view = True
+    reads_observation = False
 
     def __init__(
         self,
@@ -84,6 +86,8 @@ class MCTSAgent(Agent):
         self.rollout = rollout
         self.rollout_steps = rollout_steps
         self.reward = reward
+        if game is not None:
+            game_sizes(game)  # an unknown game is refused now, naming the valid ones
         self.game = game
         self._rollout_agent: Any = None
         if rollout == "heuristic":
@@ -99,7 +103,7 @@ class MCTSAgent(Agent):
         if self._rollout_agent is not None:
             self._rollout_agent.reset(seed)
 
-    def act(self, observation: dict[str, np.ndarray], view: PlayerView | None = None) -> int:
+    def decide(self, observation: dict[str, np.ndarray], view: PlayerView | None = None) -> int:
         legal = np.flatnonzero(observation["action_mask"])
         if len(legal) == 1:
             return int(legal[0])
@@ -181,7 +185,7 @@ class MCTSAgent(Agent):
             else:
                 player = state.current_player
                 obs = {"observation": None, "action_mask": mask}
-                action = agent.act(obs, PlayerView(state, player))
+                action = agent.decide(obs, PlayerView(state, player))
             state.apply(action)
             steps += 1
         if state.is_terminal:

@@ -40,9 +40,11 @@ class PPOAgent(Agent):
         self.path = path
         if game is not None:
             _check_spaces(self.model, path, game)
+        self.game = game
+        self.sizes = _model_sizes(self.model)
         self.deterministic = deterministic
 
-    def act(self, observation: dict[str, np.ndarray], view: PlayerView | None = None) -> int:
+    def decide(self, observation: dict[str, np.ndarray], view: PlayerView | None = None) -> int:
         mask = observation["action_mask"].astype(bool)
         action, _ = self.model.predict(
             observation["observation"], action_masks=mask, deterministic=self.deterministic
@@ -73,6 +75,16 @@ def _load_model(path: Path, loader) -> object:
             _MODELS.pop(next(iter(_MODELS)))
         _MODELS[key] = model
     return _MODELS[key]
+
+
+def _model_sizes(model) -> tuple[int, int] | None:
+    """(observation size, action count) of the model's spaces, which `act` checks the
+    observations it is given against; None where they are not a vector and a count."""
+    shape = tuple(getattr(model.observation_space, "shape", ()) or ())
+    num_actions = getattr(model.action_space, "n", None)
+    if len(shape) != 1 or num_actions is None:
+        return None
+    return int(shape[0]), int(num_actions)
 
 
 def _check_spaces(model, path: Path, game: str) -> None:

@@ -140,6 +140,8 @@ class RLlibAgent(Agent):
         self.deterministic = deterministic
         if game is not None:
             _check_spaces(module, self.path, game)
+        self.game = game
+        self.sizes = _module_sizes(module)
 
     def logits(self, observation: np.ndarray, mask: np.ndarray) -> np.ndarray:
         """The module's logits for one observation, -inf where masked."""
@@ -156,14 +158,31 @@ class RLlibAgent(Agent):
         logits = out[Columns.ACTION_DIST_INPUTS][0].double().numpy()
         return np.where(mask > 0, logits, -np.inf)
 
-    def act(self, observation: dict[str, np.ndarray], view: PlayerView | None = None) -> int:
+    def decide(self, observation: dict[str, np.ndarray], view: PlayerView | None = None) -> int:
         logits = self.logits(observation["observation"], observation["action_mask"])
-        if not np.isfinite(logits).any():
-            raise ValueError("the action mask is empty: this agent is not the one to act")
         if self.deterministic:
             return int(np.argmax(logits))
         weights = np.exp(logits - logits.max())
         return int(self.rng.choice(len(weights), p=weights / weights.sum()))
+
+
+def _spaces(module: Any) -> tuple[tuple[int, ...], int | None]:
+    """(observation shape, action count) of a module's spaces (its observation space's
+    "observations" part, beside the mask)."""
+    space = getattr(module, "observation_space", None)
+    inner = space["observations"] if hasattr(space, "spaces") and "observations" in space.spaces \
+        else space
+    obs_shape = tuple(getattr(inner, "shape", ()) or ())
+    return obs_shape, getattr(getattr(module, "action_space", None), "n", None)
+
+
+def _module_sizes(module: Any) -> tuple[int, int] | None:
+    """(observation size, action count) of the module, which `act` checks the observations it
+    is given against; None where its spaces are not a vector and a count."""
+    obs_shape, num_actions = _spaces(module)
+    if len(obs_shape) != 1 or num_actions is None:
+        return None
+    return int(obs_shape[0]), int(num_actions)
 
 
 def _check_spaces(module: Any, path: Path | None, game: str) -> None:
@@ -171,11 +190,7 @@ def _check_spaces(module: Any, path: Path | None, game: str) -> None:
     from huerta.envs.core.registry import get_game
 
     spec = get_game(game)
-    space = getattr(module, "observation_space", None)
-    inner = space["observations"] if hasattr(space, "spaces") and "observations" in space.spaces \
-        else space
-    obs_shape = tuple(getattr(inner, "shape", ()) or ())
-    num_actions = getattr(getattr(module, "action_space", None), "n", None)
+    obs_shape, num_actions = _spaces(module)
     if obs_shape != (spec.observation_size,) or num_actions != spec.num_actions:
         raise InvalidConfigError(
             f"{path or 'the module'} was trained for observations of shape {obs_shape} and "

@@ -94,6 +94,7 @@ class SearchAgent(Agent):
 
     name = "search"
     needs_view = True
+    reads_observation = False
 
     def __init__(
         self,
@@ -140,14 +141,14 @@ class SearchAgent(Agent):
         self.last_step = -2
 
     # --- deciding ----------------------------------------------------------------------------
-    def act(self, observation: dict[str, np.ndarray], view: PlayerView | None = None) -> int:
+    def decide(self, observation: dict[str, np.ndarray], view: PlayerView | None = None) -> int:
         if view is None:
             raise ValueError("the search agent needs the game view (needs_view=True)")
         start = self.clock()
         mid_turn = self.last_step == view.steps - 1
         self.last_step = view.steps
         before = getattr(self.base, "first_values", None)
-        default = self.base.act(observation, view)  # also keeps the heuristic's turn plan
+        default = self.base.decide(observation, view)  # also keeps the heuristic's turn plan
         if view.num_players == 1:  # solo: every decision is ours; a turn is a fresh plan
             mid_turn = getattr(self.base, "first_values", None) is before
         legal = [int(a) for a in np.flatnonzero(observation["action_mask"])]
@@ -241,7 +242,7 @@ class SearchAgent(Agent):
             previous = seat
             mask = state.legal_mask()
             obs = {"observation": None, "action_mask": mask}
-            state.apply(players[seat].act(obs, PlayerView(state, seat)))
+            state.apply(players[seat].decide(obs, PlayerView(state, seat)))
         return self._win_chance(state, me)
 
     def _win_chance(self, state: GameState, me: int) -> float:

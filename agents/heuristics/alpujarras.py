@@ -867,6 +867,7 @@ class AlpujarrasHeuristic(TurnPlanner):
 
     name = "heuristic"
     title = "the Alpujarras heuristic"
+    game = "alpujarras"
 
     def __init__(self, seed: int | None = None, weights: Weights = DEFAULT,
                  solo_weights: SoloWeights = SOLO, **options) -> None:

@@ -153,6 +153,7 @@ class FincaHeuristic(TurnPlanner):
 
     name = "heuristic"
     title = "the Finca heuristic"
+    game = "finca"
 
     def __init__(self, seed: int | None = None, **options) -> None:
         super().__init__(seed, **options)

@@ -928,6 +928,7 @@ class MiTierraHeuristic(TurnPlanner):
 
     name = "heuristic"
     title = "the Mi Tierra heuristic"
+    game = "mi_tierra"
 
     def __init__(self, seed: int | None = None, **options) -> None:
         super().__init__(seed, **options)

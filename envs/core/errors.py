@@ -31,3 +31,9 @@ class CallOrderError(HuertaError, RuntimeError):
 
 class CorruptRecordError(HuertaError, ValueError):
     """A game record that cannot be read or replayed; the message says where it is corrupt."""
+
+
+class InvalidObservationError(HuertaError, ValueError):
+    """An observation an agent cannot choose an action from: not a dict, a key missing, a mask
+    or observation vector of another size than the game's, no legal action, or a finished game;
+    the message names the input and the reason."""

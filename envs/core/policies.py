@@ -10,13 +10,14 @@ policy and the value, before the game is touched.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import functools
+from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
 import numpy as np
 
 from .engine import GameState
-from .errors import IllegalActionError, InvalidConfigError
+from .errors import IllegalActionError, InvalidConfigError, InvalidObservationError
 from .validation import check_action, short_repr, value_kind
 from .view import PlayerView
 
@@ -90,6 +91,128 @@ def policy_action(policy: Any, state: GameState, player: int, obs: dict[str, np.
     if not 0 <= action < len(mask) or not mask[action]:
         raise _illegal(policy, state, player, action)
     return action
+
+
+NO_LEGAL_ACTION = "no legal action: the mask is all zeros — is the game over?"
+
+
+@functools.cache
+def game_sizes(game: str) -> tuple[str, int, int]:
+    """(name, observation size, action count) of `game` (read from its spec once); an unknown
+    game raises `InvalidConfigError` naming the valid ones."""
+    from .registry import get_game
+
+    spec = get_game(game)
+    return spec.name, spec.observation_size, spec.num_actions
+
+
+def check_observation(
+    observation: Any,
+    game: str | None = None,
+    view: PlayerView | None = None,
+    *,
+    sizes: tuple[int, int] | None = None,
+    reads_observation: bool = True,
+    agent: Any = "the agent",
+) -> dict[str, Any]:
+    """Refuse what no action can be chosen from, before an agent tries: a non-dict, a missing
+    'action_mask' (or 'observation', where the agent reads it), a mask or observation vector of
+    another size than `game`'s (else `sizes`, (observation size, action count), else the mask
+    of `view`'s game), a finished game (`view` terminal) or no legal action. Raises
+    `InvalidObservationError` naming `agent` (a text, or an agent: its `label`, else its name),
+    the input and the reason; returns the observation, its mask and vector as numpy arrays (the
+    same dict when they are already).
+
+    An agent that plays from the view (`reads_observation=False`: the heuristics, the searches)
+    may be given no observation vector (or None); one that is given is checked all the same.
+    Every move passes here, so it costs a shape compare and `mask.any()`."""
+    try:
+        return _checked(observation, game, view, sizes, reads_observation)
+    except _Refusal as refusal:
+        raise InvalidObservationError(f"{_agent_name(agent)} {refusal}") from None
+
+
+class _Refusal(Exception):
+    """Why `_checked` refuses an observation (the agent's name is put before it only then)."""
+
+
+def _checked(observation: Any, game: str | None, view: PlayerView | None,
+             sizes: tuple[int, int] | None, reads_observation: bool) -> dict[str, Any]:
+    if type(observation) is not dict and not isinstance(observation, Mapping):
+        raise _Refusal(
+            f"cannot play {value_kind(observation)} {short_repr(observation)}: an observation "
+            "is a dict with 'observation' and 'action_mask' (what the environments give)")
+    if view is not None and view.is_terminal:
+        raise _Refusal("was asked to act in a finished game (the view's game is over): there "
+                       "is no action to choose")
+    if "action_mask" not in observation:
+        raise _missing("action_mask", observation, "the legal actions are read from it")
+    if reads_observation and "observation" not in observation:
+        raise _missing("observation", observation, "it chooses from that vector")
+    if game is not None:
+        where, obs_size, num_actions = game_sizes(game)
+    elif sizes is not None:
+        where, (obs_size, num_actions) = "its model", sizes
+    elif view is not None:
+        where, obs_size, num_actions = "the game in view", None, len(view.legal_mask())
+    else:
+        where, obs_size, num_actions = "the game", None, None
+    mask = observation["action_mask"]
+    if type(mask) is not np.ndarray:
+        mask = _array(mask, "action_mask")
+    if mask.ndim != 1 or (num_actions is not None and mask.shape[0] != num_actions):
+        expected = f"({num_actions},): {where} has {num_actions} actions" \
+            if num_actions is not None else "one value per action id"
+        raise _Refusal(f"cannot play an 'action_mask' of shape {mask.shape}; expected {expected}")
+    if mask.dtype.kind not in "biuf":
+        raise _Refusal(f"cannot play an 'action_mask' of dtype {mask.dtype}: a mask holds 1 for "
+                       "each legal action and 0 elsewhere")
+    vector = observation.get("observation")
+    if vector is not None or reads_observation:
+        if type(vector) is not np.ndarray:
+            vector = _array(vector, "observation")
+        if vector.ndim != 1 or (obs_size is not None and vector.shape[0] != obs_size):
+            expected = f"({obs_size},): {where}'s observation vector has {obs_size} values" \
+                if obs_size is not None else "a vector"
+            raise _Refusal(f"cannot play an 'observation' of shape {vector.shape}; expected "
+                           f"{expected}")
+    if not mask.any():
+        raise _Refusal(f"cannot play: {NO_LEGAL_ACTION}")
+    if mask is observation["action_mask"] and vector is observation.get("observation"):
+        return observation  # type: ignore[return-value]
+    checked = {**observation, "action_mask": mask}
+    if vector is not None:
+        checked["observation"] = vector
+    return checked
+
+
+def _missing(key: str, observation: Any, why: str) -> _Refusal:
+    return _Refusal(f"cannot play an observation without the key {key!r} (its keys: "
+                    f"{sorted(map(str, observation))}): {why}")
+
+
+def _agent_name(agent: Any) -> str:
+    """How a refusal names `agent`: the text given, else the agent's `label`, else its name
+    (worked out only for the message: `check_observation` runs every move)."""
+    if isinstance(agent, str):
+        return agent
+    label = getattr(agent, "label", None)
+    return label if isinstance(label, str) and label else policy_name(agent)
+
+
+def _array(value: Any, key: str) -> np.ndarray:
+    """`value` of `key` as a numpy array (a list is read as one); None, a ragged list or an
+    object that is no array are refused naming the key."""
+    if value is not None and not isinstance(value, (str, bytes, Mapping)):
+        try:
+            array = np.asarray(value)
+        except (ValueError, TypeError):
+            pass
+        else:
+            if array.dtype != object:
+                return array
+    raise _Refusal(f"cannot play an {key!r} of {value_kind(value)} {short_repr(value)}: it "
+                   "must be an array (a numpy array or a list of numbers)")
 
 
 def policy_name(policy: Any) -> str:
