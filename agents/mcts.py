@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -55,9 +56,12 @@ class MCTSAgent(Agent):
     """ISMCTS with UCT selection.
 
     Options: `iterations` (default 200) or `seconds` (a time budget per decision, which wins
-    when given), `c` (exploration, default 1.4), `rollout` ("random" or "heuristic"),
+    when given), `max_seconds` (a hard cap on any decision, iterations or not: the web page
+    sets it), `c` (exploration, default 1.4), `rollout` ("random" or "heuristic"),
     `rollout_steps` (a cap on rollout length; an unfinished rollout is scored by the rank of the
     current scores), `reward` (the terminal reward mode credited to each player, default "rank").
+    Time is read from `clock` (`time.perf_counter`; a clock that jumps to infinity ends the
+    search after the iteration under way: the web page's stop).
     """
 
     name = "mcts"
@@ -69,6 +73,7 @@ class MCTSAgent(Agent):
         seed: int | None = None,
         iterations: int = 200,
         seconds: float | None = None,
+        max_seconds: float | None = None,
         c: float = 1.4,
         rollout: str = "random",
         rollout_steps: int = 400,
@@ -82,6 +87,8 @@ class MCTSAgent(Agent):
             raise InvalidConfigError(f"mcts rollout={rollout!r}; valid values: random, heuristic")
         self.iterations = iterations
         self.seconds = seconds
+        self.max_seconds = max_seconds
+        self.clock: Callable[[], float] = time.perf_counter
         self.c = c
         self.rollout = rollout
         self.rollout_steps = rollout_steps
@@ -110,15 +117,15 @@ class MCTSAgent(Agent):
         if view is None:
             raise ValueError("MCTS needs the game view (needs_view=True)")
         root = _Node()
-        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        limits = [t for t in (self.seconds, self.max_seconds) if t is not None]
+        deadline = self.clock() + min(limits) if limits else None
         done = 0
         while True:
             self._iterate(root, view.determinize(self.rng))
             done += 1
-            if deadline is not None:
-                if time.perf_counter() >= deadline:
-                    break
-            elif done >= self.iterations:
+            if deadline is not None and self.clock() >= deadline:
+                break
+            if self.seconds is None and done >= self.iterations:
                 break
         self.last_root = root
         legal_set = {int(a) for a in legal}

@@ -292,11 +292,11 @@ def _rllib(game: str, seed: int | None, arg: str | None) -> Agent:
 def _human(game: str, seed: int | None, arg: str | None) -> Agent:
     from .human import HumanAgent
 
-    return HumanAgent(seed=seed)
+    return HumanAgent(seed=seed, game=game)
 
 
 AGENT_FACTORIES: dict[str, Callable[..., Agent]] = {
-    "random": lambda game, seed, arg: RandomAgent(seed=seed),
+    "random": lambda game, seed, arg: RandomAgent(seed=seed, game=game),
     "heuristic": _heuristic,
     "mcts": _mcts,
     "search": _search,

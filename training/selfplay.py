@@ -84,7 +84,7 @@ class SnapshotAgent(Agent):
         self.network = self.player.network
         self.deterministic = deterministic
 
-    def act(self, observation: dict[str, np.ndarray], view: PlayerView | None = None) -> int:
+    def decide(self, observation: dict[str, np.ndarray], view: PlayerView | None = None) -> int:
         obs = observation["observation"][None]
         mask = observation["action_mask"][None]
         if self.deterministic:

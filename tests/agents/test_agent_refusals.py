@@ -255,14 +255,15 @@ def test_the_readers_of_the_observation_are_the_model_agents(models):
 
 
 def test_random_knows_the_game_from_its_argument_or_the_view():
-    """The registry's random agent knows no game: it refuses an empty mask, and a mask of
-    another size where a view or its `game` tells the size; it never played an id past the
-    game's actions."""
+    """The registry's random agent knows its game and refuses a mask of another size; one
+    built without a game refuses it where a view tells the size, and never played an id past
+    the game's actions."""
     state, seat, obs, view = _live("finca", 2)
     long = {**obs, "action_mask": np.ones(40, np.int8)}
     _refused(RandomAgent(seed=0, game="finca"), long, None, "(34,): finca has 34 actions")
-    _refused(make_agent("random", game="finca"), long, view, "(34,): the game in view has 34")
-    assert make_agent("random", seed=0).act(long) < 40  # no game, no view: any mask is one
+    _refused(make_agent("random", game="finca"), long, None, "(34,): finca has 34 actions")
+    _refused(RandomAgent(seed=0), long, view, "(34,): the game in view has 34")
+    assert RandomAgent(seed=0).act(long) < 40  # no game, no view: any mask is one
     with pytest.raises(InvalidConfigError, match="unknown game"):
         RandomAgent(game="chess")
 

@@ -387,3 +387,35 @@ def test_a_stopped_games_agents_read_a_clock_past_every_deadline(tmp_path):
     assert agent.clock() < float("inf")
     session.stop()
     assert agent.clock() == float("inf")
+
+
+def test_a_web_mcts_seat_is_capped_and_ends_its_search_when_stopped():
+    """An mcts:N seat gets the page's time cap whatever N; a stopped game's clock (infinity)
+    ends its search after the iteration under way, far below its iteration budget."""
+    from huerta.agents.mcts import MCTSAgent
+    from huerta.envs.core.registry import get_game
+    from huerta.envs.core.view import PlayerView
+    from huerta.web.agents import bound_thinking
+
+    agent = MCTSAgent(seed=0, iterations=5000, game="finca")
+    stopped = False
+    bound_thinking(agent, stoppable_clock(lambda: stopped))
+    assert agent.max_seconds == MAX_DECISION_SECONDS
+    state = get_game("finca").new_game(2, seed=5)
+    calls = []
+    live = agent.clock
+
+    def clock() -> float:  # the game is stopped once the search has begun
+        calls.append(1)
+        if len(calls) == 2:
+            nonlocal stopped
+            stopped = True
+        return live()
+
+    agent.clock = clock
+    seat = state.current_player
+    obs = {"observation": state.observe(seat), "action_mask": state.legal_mask()}
+    action = agent.act(obs, PlayerView(state, seat))
+    assert obs["action_mask"][action]
+    assert agent.last_root is not None
+    assert sum(child.visits for child in agent.last_root.children.values()) == 1
