@@ -98,3 +98,8 @@ def serve(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, runs: str | Path =
         server.run(sockets=[sock])
     finally:
         sock.close()
+    if server.should_exit:
+        # Only a signal sets it. uvicorn re-raises the Ctrl-C it caught once it has shut down,
+        # but under asyncio.run that lands in the runner's own handler, which may swallow it
+        # (the command then ended with status 0, not 130, on a loaded machine): say it here.
+        raise KeyboardInterrupt
