@@ -19,7 +19,7 @@ from . import components as C
 from . import effects
 from .actions import Phase
 from .goals import zakat_side
-from .render import _turn_text
+from .render import turn_text
 
 if TYPE_CHECKING:
     from .state import AlpujarrasState
@@ -141,7 +141,7 @@ def _title(canvas: Canvas, state: AlpujarrasState) -> None:
                 f"{_player_name(state, state.current_player)} to act ({phase})")
     canvas.text((14, 10), text, size=22, fill=INK)
     if not state.terminal and state.phase != Phase.MOVE:
-        canvas.text((WIDTH - 14, 16), "this turn: " + _turn_text(state), size=14,
+        canvas.text((WIDTH - 14, 16), "this turn: " + turn_text(state), size=14,
                     fill="#8b0000", anchor="ra")
 
 

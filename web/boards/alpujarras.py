@@ -66,7 +66,7 @@ def _turn_text(state: AlpujarrasState) -> str:
     """What is left of the turn in progress (as the picture writes it)."""
     if state.terminal or state.phase == Phase.MOVE:
         return ""
-    return "this turn: " + picture._turn_text(state)
+    return "this turn: " + picture.turn_text(state)
 
 
 def _track(state: AlpujarrasState) -> list[dict[str, Any]]:
