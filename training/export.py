@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from huerta.agents.learned import PolicyNetwork
-from huerta.agents.registry import check_ppo_file, ppo_model_path
+from huerta.agents.ppo import check_ppo_file, ppo_model_path
 from huerta.envs.core.errors import InvalidConfigError
 
 from .config import DEFAULT_STEPS, TrainConfig

@@ -42,7 +42,7 @@ def model_files(code: str) -> Path | None:
     """The file (ppo) or folder (rllib) a code's agent loads, or None for codes without one."""
     name, arg = split_code(code)
     if name == "ppo":
-        from huerta.agents.registry import ppo_model_path
+        from huerta.agents.ppo import ppo_model_path
 
         return ppo_model_path(arg)
     if name == "rllib":
