@@ -148,7 +148,9 @@ def _title(canvas: Canvas, state: AlpujarrasState) -> None:
 # --- the track --------------------------------------------------------------------------------
 
 
-def _space_label(space: C.Space) -> str:
+def space_label(space: C.Space) -> str:
+    """The short label a track space shows (market, harvest, an end space's ratio, or a standard
+    space's action icons), shared with the web board."""
     if space.kind == C.MARKET:
         return "market"
     if space.kind == C.HARVEST:
@@ -197,7 +199,7 @@ def _track(canvas: Canvas, state: AlpujarrasState) -> None:
             fill = FARMLAND_COLOURS[space.icons.place_farmland]
         canvas.rect((x + 1, y, x + width - 2, y + height), fill=fill, outline="#8a8a8a")
         canvas.text((x + 4, y + 2), str(s), size=11, fill=SOFT_INK)
-        label = _space_label(space)
+        label = space_label(space)
         canvas.text((x + width / 2, y + 19), label, size=13 if len(label) < 6 else 11,
                     fill=INK, anchor="mm")
         if space.segment != prev_segment:
