@@ -2,8 +2,8 @@
 
 Below every training method (PPO in train.py, RLlib, afterstate, cem, imitation, export) and the
 tournament tools, so that they all write files the same way and read each other's eval.csv
-without importing one another. Nothing here imports another module of `huerta.training`
-(`rates_text` reads the ratings module, itself at the bottom).
+without importing one another. The only module of `huerta.training` it imports is ratings.py
+(the Wilson interval of `rates_text`), which imports none.
 
 Every file is written under a temporary name in its own folder and renamed into place, so a
 reader sees the old version or the new one, never half of one.
