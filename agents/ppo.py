@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import zipfile
 from pathlib import Path
 
 import numpy as np
@@ -10,6 +12,11 @@ from huerta.envs.core.errors import InvalidConfigError
 from huerta.envs.core.view import PlayerView
 
 from .base import Agent
+
+# what `ppo:` takes (the registry's AGENT_USAGE["ppo"])
+PPO_USAGE = ("ppo:PATH, PATH a MaskablePPO .zip or a run folder holding best_model.zip (a "
+             "pickle-based format: loading it runs code the file holds, so load only files you "
+             "trust)")
 
 
 class PPOAgent(Agent):
@@ -32,8 +39,6 @@ class PPOAgent(Agent):
             raise InvalidConfigError(
                 "the ppo agent needs sb3-contrib: pip install 'huerta[train]'"
             ) from exc
-        from .registry import check_ppo_file, ppo_model_path
-
         path = ppo_model_path(str(path))
         check_ppo_file(path, game)
         self.model = _load_model(path, MaskablePPO)
@@ -50,6 +55,55 @@ class PPOAgent(Agent):
             observation["observation"], action_masks=mask, deterministic=self.deterministic
         )
         return int(action)
+
+
+def ppo_model_path(arg: str | None) -> Path:
+    """The model file of `ppo:PATH` (a run folder gives its best, else its final model)."""
+    if not arg:
+        raise InvalidConfigError(f"the ppo agent needs a model path: {PPO_USAGE}")
+    path = Path(arg).expanduser()
+    if path.is_dir():
+        found = [p for p in (path / "best_model.zip", path / "final_model.zip") if p.is_file()]
+        if not found:
+            raise InvalidConfigError(f"ppo:{arg}: no best_model.zip or final_model.zip in {path}")
+        return found[0]
+    if not path.exists():
+        raise InvalidConfigError(f"ppo:{arg}: no trained model at {path}")
+    return path
+
+
+def check_ppo_file(path: Path, game: str | None = None) -> None:
+    """Refuse a file that is not a saved MaskablePPO model (a zip holding `data` and
+    `policy.pth`), or one whose observation or action count does not fit `game`."""
+    try:
+        with zipfile.ZipFile(path) as archive:
+            names = set(archive.namelist())
+            if not {"data", "policy.pth"} <= names:
+                raise InvalidConfigError(
+                    f"{path} is not a MaskablePPO model: the zip lacks 'data' or 'policy.pth'"
+                )
+            data = json.loads(archive.read("data"))
+    except (zipfile.BadZipFile, OSError, ValueError) as exc:
+        if isinstance(exc, InvalidConfigError):
+            raise
+        raise InvalidConfigError(f"{path} is not a MaskablePPO model (a .zip saved by "
+                                 f"`huerta train`): {exc}") from None
+    if game is None or not isinstance(data, dict):
+        return
+    from huerta.envs.core.registry import get_game
+
+    spec = get_game(game)
+    try:
+        obs_size = int(data["observation_space"]["_shape"][0])
+        num_actions = int(data["action_space"]["n"])
+    except (KeyError, IndexError, TypeError, ValueError):
+        return  # another layout of SB3's file: the load itself checks
+    if (obs_size, num_actions) != (spec.observation_size, spec.num_actions):
+        raise InvalidConfigError(
+            f"{path} was trained for {obs_size} observations and {num_actions} actions; "
+            f"{spec.name} has {spec.observation_size} and {spec.num_actions}: a model of "
+            f"another game"
+        )
 
 
 # loaded models by (file, size, modification time): a tournament worker makes a new agent for

@@ -7,16 +7,14 @@ loaded, no search run), so that a command can refuse a bad code before its first
 
 from __future__ import annotations
 
-import json
 import math
-import zipfile
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 from huerta.envs.core.errors import InvalidConfigError
 
 from .base import Agent
+from .ppo import PPO_USAGE, check_ppo_file, ppo_model_path
 from .random_agent import RandomAgent
 
 MCTS_DEFAULT_ITERATIONS = 200
@@ -35,8 +33,7 @@ AGENT_USAGE: dict[str, str] = {
     "learned": "learned (the policy shipped for the game played), learned:search or "
     "learned:search:SAMPLES (that policy improved by rollouts of itself), or learned:PATH, PATH "
     "a policy file written by `huerta export` or a run folder holding best_policy.npz",
-    "ppo": "ppo:PATH, PATH a MaskablePPO .zip or a run folder holding best_model.zip (a "
-    "pickle-based format: loading it runs code the file holds, so load only files you trust)",
+    "ppo": PPO_USAGE,
     "human": "human (takes no argument)",
     "rllib": "rllib:PATH, PATH a run folder of `huerta train --backend rllib` (its best_policy), "
     "a policy folder or an RLlib checkpoint (pickle-based: loading runs code the checkpoint "
@@ -150,55 +147,6 @@ def _check_mcts(game: str | None, arg: str | None) -> None:
     options = mcts_options(arg)
     if options["rollout"] == "heuristic" and game is not None:
         _check_game_has_heuristic(game)
-
-
-def ppo_model_path(arg: str | None) -> Path:
-    """The model file of `ppo:PATH` (a run folder gives its best, else its final model)."""
-    if not arg:
-        raise InvalidConfigError(f"the ppo agent needs a model path: {AGENT_USAGE['ppo']}")
-    path = Path(arg).expanduser()
-    if path.is_dir():
-        found = [p for p in (path / "best_model.zip", path / "final_model.zip") if p.is_file()]
-        if not found:
-            raise InvalidConfigError(f"ppo:{arg}: no best_model.zip or final_model.zip in {path}")
-        return found[0]
-    if not path.exists():
-        raise InvalidConfigError(f"ppo:{arg}: no trained model at {path}")
-    return path
-
-
-def check_ppo_file(path: Path, game: str | None = None) -> None:
-    """Refuse a file that is not a saved MaskablePPO model (a zip holding `data` and
-    `policy.pth`), or one whose observation or action count does not fit `game`."""
-    try:
-        with zipfile.ZipFile(path) as archive:
-            names = set(archive.namelist())
-            if not {"data", "policy.pth"} <= names:
-                raise InvalidConfigError(
-                    f"{path} is not a MaskablePPO model: the zip lacks 'data' or 'policy.pth'"
-                )
-            data = json.loads(archive.read("data"))
-    except (zipfile.BadZipFile, OSError, ValueError) as exc:
-        if isinstance(exc, InvalidConfigError):
-            raise
-        raise InvalidConfigError(f"{path} is not a MaskablePPO model (a .zip saved by "
-                                 f"`huerta train`): {exc}") from None
-    if game is None or not isinstance(data, dict):
-        return
-    from huerta.envs.core.registry import get_game
-
-    spec = get_game(game)
-    try:
-        obs_size = int(data["observation_space"]["_shape"][0])
-        num_actions = int(data["action_space"]["n"])
-    except (KeyError, IndexError, TypeError, ValueError):
-        return  # another layout of SB3's file: the load itself checks
-    if (obs_size, num_actions) != (spec.observation_size, spec.num_actions):
-        raise InvalidConfigError(
-            f"{path} was trained for {obs_size} observations and {num_actions} actions; "
-            f"{spec.name} has {spec.observation_size} and {spec.num_actions}: a model of "
-            f"another game"
-        )
 
 
 def _check_learned(game: str | None, arg: str | None, players: int | None = None) -> None:

@@ -92,7 +92,7 @@ def load_module(path: Path) -> Any:
         try:
             from ray.rllib.core.rl_module.rl_module import RLModule
 
-            with _quiet_deprecations():  # RLlib warns about its own internals when loading
+            with quiet_deprecations():  # RLlib warns about its own internals when loading
                 module = RLModule.from_checkpoint(path)
         except ImportError as exc:
             raise InvalidConfigError(f"the rllib agent needs Ray RLlib: pip install "
@@ -110,7 +110,8 @@ def load_module(path: Path) -> Any:
 
 
 @contextlib.contextmanager
-def _quiet_deprecations() -> Iterator[None]:
+def quiet_deprecations() -> Iterator[None]:
+    """Silence RLlib's deprecation warnings about its own internals while loading a module."""
     logger = logging.getLogger("ray._common.deprecation")
     level = logger.level
     logger.setLevel(logging.ERROR)

@@ -41,7 +41,7 @@ from huerta.training.ladder import (
     SOLO_DEALS,
     Rung,
 )
-from huerta.training.tournament import write_atomic
+from huerta.training.runs import write_atomic
 
 METHOD = (
     "Each rung after random was benchmarked (huerta.training.benchmark) against random and the "

@@ -47,7 +47,19 @@ from huerta.agents.afterstate import (
     margin_scale,
 )
 
-from .chunks import CHUNK_GAMES, chunk_path, chunk_seed, record_chunks
+from .chunks import CHUNK_GAMES, chunk_path, chunk_seed, record_chunks, results_until_stopped
+from .config import TrainConfig, eval_opponents
+from .runs import (
+    TrainingInterrupted,
+    append_eval,
+    best_key,
+    ignore_sigint,
+    rates_of,
+    rates_text,
+    read_eval,
+    read_eval_rows,
+    save_atomically,
+)
 
 HELD_OUT_EVERY = 10  # every tenth game is held out of the fit: early stopping and the report
 BATCH_SIZE = 512
@@ -372,9 +384,7 @@ def evaluate(path: Path, game: str, players: int, opponent: str, games: int, see
         return math.fsum(wins) / games
     import multiprocessing
 
-    from .chunks import _ignore_sigint, results_until_stopped
-
-    with multiprocessing.get_context("spawn").Pool(workers, initializer=_ignore_sigint) as pool:
+    with multiprocessing.get_context("spawn").Pool(workers, initializer=ignore_sigint) as pool:
         wins = list(results_until_stopped(pool, job, parts, should_stop))
     # fsum: the rate does not depend on the order in which the parts finished
     return math.fsum(wins) / games if len(wins) == len(parts) else None
@@ -444,10 +454,8 @@ def _value_path(run: Path, games: int) -> Path:
 def eval_text(games: int, rates: dict[str, float], eval_games: int) -> str:
     """One evaluation as a line, e.g. `eval after 2,000 heuristic games: 97.0% [91.5, 99.0] vs
     random, 64.0% [54.2, 72.7] vs heuristic (100 games each)`."""
-    from .train import _rates_text
-
     each = " each" if len(rates) > 1 else ""
-    return (f"eval after {games:,} heuristic games: {_rates_text(rates, eval_games)} "
+    return (f"eval after {games:,} heuristic games: {rates_text(rates, eval_games)} "
             f"({eval_games} games{each})")
 
 
@@ -458,17 +466,6 @@ def train_afterstate(config: Any, run: Path, stop: Any) -> tuple[int, float]:
     value file and its row is kept on resume); then the best value becomes best_policy.npz and
     the curve learning_curve.png. Returns (games recorded, seconds). A signal raises
     `TrainingInterrupted` keeping what was finished."""
-    from .train import (
-        TrainingInterrupted,
-        _best_key,
-        _rates_of,
-        _replace_from,
-        _temporary,
-        eval_opponents,
-        read_eval,
-    )
-    from .train import _append_eval as append_eval
-
     started = time.monotonic()
     (run / "values").mkdir(parents=True, exist_ok=True)
     done = {int(r["steps"]) for r in read_eval(run)}
@@ -485,7 +482,7 @@ def train_afterstate(config: Any, run: Path, stop: Any) -> tuple[int, float]:
                                       run / "afterstate", unit="heuristic games")
         network, report = fitted
         print(report.line(), flush=True)
-        _replace_from(_temporary(path), path, network.save)
+        save_atomically(path, network.save)
         rates = {}
         for opponent in eval_opponents(config.game, config.players):
             rate = evaluate(path, config.game, config.players, opponent, config.eval_games,
@@ -498,10 +495,10 @@ def train_afterstate(config: Any, run: Path, stop: Any) -> tuple[int, float]:
         append_eval(run, games, rates, config.eval_games)
         print(eval_text(games, rates, config.eval_games), flush=True)
     rows = [r for r in read_eval(run) if _value_path(run, int(r["steps"])).exists()]
-    best = max(rows, key=lambda r: _best_key(_rates_of(r)))
+    best = max(rows, key=lambda r: best_key(rates_of(r)))
     network = ValueNetwork.load(_value_path(run, int(best["steps"])))
     network.about["trained"].update(run_facts(run, config))
-    _replace_from(_temporary(run / "best_policy.npz"), run / "best_policy.npz", network.save)
+    save_atomically(run / "best_policy.npz", network.save)
     try:
         from .plots import plot_learning_curve
 
@@ -518,8 +515,6 @@ def run_facts(run: Path, config: Any) -> dict[str, Any]:
     """How an afterstate run was trained, for the exported file: its command line, seed, the
     games and horizon, the best evaluation, and the wall time (the recorded games' chunks and
     the evaluations' times: from the first chunk written to the last evaluation)."""
-    from .train import TrainConfig, _best_key, _rates_of, _read_eval_rows
-
     name = f"{config.game}-solo" if config.players == 1 else config.game
     flags = ""
     if config.value_games != TrainConfig.value_games:
@@ -534,33 +529,29 @@ def run_facts(run: Path, config: Any) -> dict[str, Any]:
         "seed": config.seed, "players": config.players, "value_games": config.value_games,
         "value_horizon": config.value_horizon, "hidden": list(HIDDEN),
     }
-    _, raw = _read_eval_rows(run / "eval.csv")
+    _, raw = read_eval_rows(run / "eval.csv")
     chunks = sorted((run / "afterstate").glob("chunk_*.npz"), key=lambda p: p.stat().st_mtime)
     times = [datetime.datetime.fromisoformat(r["time"]) for r in raw if r.get("time")]
     if chunks and times:
         first = datetime.datetime.fromtimestamp(chunks[0].stat().st_mtime).astimezone()
         facts["wall_seconds"] = round((max(times) - first).total_seconds())
         facts["finished"] = max(times).date().isoformat()
-    from .train import read_eval
-
     rows = read_eval(run)
     if rows:
-        best = max(rows, key=lambda r: _best_key(_rates_of(r)))
+        best = max(rows, key=lambda r: best_key(rates_of(r)))
         facts["best_games"] = int(best["steps"])
-        facts["best_eval"] = {k: round(v, 4) for k, v in _rates_of(best).items()}
+        facts["best_eval"] = {k: round(v, 4) for k, v in rates_of(best).items()}
     return facts
 
 
 def summary_text(run: Path, games: int, seconds: float, eval_games: int) -> str:
     """The line that ends an afterstate run: games, wall time and the best evaluation (the one
     best_policy.npz holds)."""
-    from .train import _best_key, _rates_of, _rates_text, read_eval
-
     minutes, secs = divmod(round(seconds), 60)
     text = f"training done: {games:,} heuristic games, {minutes} min {secs:02d} s"
     rows = read_eval(run)
     if rows:
-        best = max(rows, key=lambda r: _best_key(_rates_of(r)))
+        best = max(rows, key=lambda r: best_key(rates_of(r)))
         text += (f"; best value after {int(best['steps']):,} games: "
-                 f"{_rates_text(_rates_of(best), eval_games)}")
+                 f"{rates_text(rates_of(best), eval_games)}")
     return text

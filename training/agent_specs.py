@@ -226,7 +226,7 @@ def agent_identity(spec: Any, game: str, agent: Any | None = None) -> AgentIdent
     name, _, arg = code.partition(":")
     name = name.strip().lower()
     if name == "ppo":
-        from huerta.agents.registry import ppo_model_path
+        from huerta.agents.ppo import ppo_model_path
 
         return AgentIdentity(code, file_version(ppo_model_path(arg.strip())), kind)
     if name == "learned":

@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 
 from huerta.envs.core.errors import HuertaError
-from huerta.envs.core.pictures import Canvas, _pil
+from huerta.envs.core.pictures import Canvas, pil
 from huerta.envs.core.records import GameRecord, apply_recorded, start_state
 
 CAPTION_HEIGHT = 70
@@ -66,7 +66,7 @@ def captioned(picture: np.ndarray, caption: str) -> np.ndarray:
     line, and a caption longer than two lines ends with '...'."""
     height, width, _ = picture.shape
     canvas = Canvas(width, height + CAPTION_HEIGHT, background="#ffffff")
-    image, _, _ = _pil()
+    image, _, _ = pil()
     canvas.image.paste(image.fromarray(picture), (0, 0))
     for k, line in enumerate(_caption_lines(canvas, caption, width - 24)):
         canvas.text((12, height + 10 + 26 * k), line, size=CAPTION_SIZE, fill="#111111")
@@ -100,7 +100,7 @@ def save_gif(
     """Write the animation (frames resized by `scale`); returns the number of frames (turns +
     the final position). `progress(stage, done, total)` follows the drawing (actions replayed)
     and then the encoding (frames)."""
-    image, _, _ = _pil()
+    image, _, _ = pil()
     pictures = turn_frames(record, progress)
     frames = []
     size = None

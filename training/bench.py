@@ -165,7 +165,9 @@ def _reset_peak_rss() -> bool:
     return True
 
 
-def _env_maker(game: str, players: int) -> Callable[[], object]:
+def env_maker(game: str, players: int) -> Callable[[], object]:
+    """A factory of fresh AEC environments of `game` at `players` seats (Connect Four:
+    PettingZoo's), the same for every measurement."""
     if game == C4:
         maker = connect_four_factory()
         if maker is None:
@@ -182,7 +184,7 @@ def child_measure(game: str, players: int, seconds: float) -> dict[str, float | 
     """The `env()` row, as run in a fresh process: steps, games and time of `run_aec`, the
     process's peak RSS, and how far the peak during the timed play rose above the resident size
     before it (after the imports, the env and one game played to warm up the code paths)."""
-    make = _env_maker(game, players)
+    make = env_maker(game, players)
     run_aec_games(make, 1, seed=10**6)
     setup_peak = peak_rss_kib()
     reset = _reset_peak_rss()
@@ -219,7 +221,7 @@ def measure_in_fresh_process(game: str, players: int, seconds: float) -> dict[st
 def _env_row(
     name: str, players: int, seconds: float, fresh: bool, memory: bool, label: str | None = None
 ) -> BenchResult:
-    make = _env_maker(name, players)
+    make = env_maker(name, players)
     if fresh:
         m = measure_in_fresh_process(name, players, seconds)
         steps, n_games, dt = m["steps"], m["games"], m["seconds"]

@@ -36,7 +36,8 @@ from .anchored import AnchoredFit, pair_outcome, pair_table
 from .ladder import BENCHMARK_SEED, Rung, ladder
 from .leaderboard import Leaderboard, StoredGame
 from .ratings import wilson_interval
-from .tournament import MAX_GAMES, MAX_SEED, MAX_WORKERS, Job, _check_int, _progress_bar, play_jobs
+from .runs import write_atomic
+from .tournament import MAX_GAMES, MAX_SEED, MAX_WORKERS, Job, check_int, play_jobs, progress_bar
 
 DEFAULT_GAMES = 200  # per rung; in the solo game, the published deals (ladder.SOLO_DEALS)
 RATING_LEGEND = (
@@ -164,9 +165,9 @@ def benchmark(
         agent = os.fspath(agent)
     spec, fixed = resolve_game(game, players)
     players = fixed or players or 2
-    _check_int("games", games, 1, MAX_GAMES)
-    _check_int("workers", workers, 1, MAX_WORKERS)
-    _check_int("seed", seed, 0, MAX_SEED)
+    check_int("games", games, 1, MAX_GAMES)
+    check_int("workers", workers, 1, MAX_WORKERS)
+    check_int("seed", seed, 0, MAX_SEED)
     identity = check_benchmark_agent(agent, spec.name, players, workers)
     ladder_rungs = list(rungs) if rungs is not None else ladder(spec.name, players)
     if players > 1 and not ladder_rungs:
@@ -203,7 +204,7 @@ def benchmark(
         pending = [j for j in jobs if j.index not in done]
         try:
             _play(spec.name, codes, pending, workers, done, store,
-                  _progress_bar(len(jobs), f"{game_label(spec.name, players)} "
+                  progress_bar(len(jobs), f"{game_label(spec.name, players)} "
                                 f"{identity.code}", progress, reused, kind="benchmark"))
         except KeyboardInterrupt:
             kept = (f"{len(done)} of {len(jobs)} games kept in {db}; run the same command again "
@@ -358,8 +359,6 @@ def format_benchmark(result: BenchmarkResult) -> str:
 
 def write_json(result: BenchmarkResult, path: str | Path) -> Path:
     """Write `result.to_json()` to `path` (atomically) and return the path."""
-    from .tournament import write_atomic
-
     target = Path(path)
     write_atomic(target, json.dumps(result.to_json(), indent=2) + "\n")
     return target

@@ -43,6 +43,16 @@ import numpy as np
 
 from huerta.agents.value_weights import ValueWeights
 
+from .runs import (
+    TrainingInterrupted,
+    append_eval,
+    ignore_sigint,
+    rates_text,
+    read_eval,
+    save_atomically,
+    write_atomic,
+)
+
 DUTY_SCORE = 0.05  # score per duty met, beside 1 per win (ten duties: half a win)
 TRAIN_SEED_BASE = 20_000_000  # training deals: 20,000,000 + seed x SEED_STRIDE + ...
 SEED_STRIDE = 10**9  # the most deals a run plays: 10,000 generations x 100,000 deals
@@ -174,10 +184,8 @@ class Player:
         if self.workers > 1:
             import multiprocessing
 
-            from .chunks import _ignore_sigint
-
             self.pool = multiprocessing.get_context("spawn").Pool(
-                self.workers, initializer=_ignore_sigint)
+                self.workers, initializer=ignore_sigint)
         return self
 
     def __exit__(self, *exc: Any) -> None:
@@ -244,11 +252,9 @@ def read_generations(run: Path) -> list[Generation]:
 
 
 def _write_generations(run: Path, generations: list[Generation]) -> None:
-    from .train import _replace_from, _temporary
-
     text = "".join(json.dumps(asdict(g)) + "\n" for g in generations)
     path = run / "cem.jsonl"
-    _replace_from(_temporary(path), path, lambda f: f.write(text.encode()))
+    write_atomic(path, text)
 
 
 def weights_path(run: Path, games: int) -> Path:
@@ -266,12 +272,10 @@ def eval_deals(seed: int, games: int) -> list[int]:
 
 def eval_text(generation: Generation, eval_games: int) -> str:
     """One generation as a line: its evaluation and the constants evaluated."""
-    from .train import _rates_text
-
     shown = ", ".join(f"{k} {v:g}" for k, v in generation.weights.items())
     where = ("the heuristic's constants" if generation.generation == 0
              else f"generation {generation.generation} ({generation.games:,} games)")
-    return (f"eval of {where}: {_rates_text({'zara': generation.eval_rate}, eval_games)} "
+    return (f"eval of {where}: {rates_text({'zara': generation.eval_rate}, eval_games)} "
             f"({eval_games} deals); {shown}")
 
 
@@ -281,8 +285,6 @@ def train_cem(config: Any, run: Path, stop: Any) -> tuple[int, float]:
     (`values/weights_<games>.npz`) and eval.csv row once evaluated; then the best evaluation's
     constants become best_policy.npz and the curve learning_curve.png. Returns (training games
     played, seconds). A signal raises `TrainingInterrupted` keeping the finished generations."""
-    from .train import TrainingInterrupted, _append_eval, _replace_from, _temporary
-
     started = time.monotonic()
     (run / "values").mkdir(parents=True, exist_ok=True)
     generations = read_generations(run)
@@ -303,8 +305,8 @@ def train_cem(config: Any, run: Path, stop: Any) -> tuple[int, float]:
         model = ValueWeights(generation.weights, {"trained": {
             "method": "cem", "seed": config.seed, "generation": generation.generation,
             "games": generation.games, "eval_vs_zara": round(generation.eval_rate, 4)}})
-        _replace_from(_temporary(path), path, model.save)
-        _append_eval(run, generation.games, {"zara": generation.eval_rate}, config.eval_games)
+        save_atomically(path, model.save)
+        append_eval(run, generation.games, {"zara": generation.eval_rate}, config.eval_games)
         _write_generations(run, generations)
         print(eval_text(generation, config.eval_games), flush=True)
 
@@ -344,10 +346,9 @@ def train_cem(config: Any, run: Path, stop: Any) -> tuple[int, float]:
     best = best_generation(generations)
     model = ValueWeights.load(weights_path(run, best.games))
     model.about["trained"].update(run_facts(run, config))
-    _replace_from(_temporary(run / "best_policy.npz"), run / "best_policy.npz", model.save)
+    save_atomically(run / "best_policy.npz", model.save)
     try:
         from .plots import plot_learning_curve
-        from .train import read_eval
 
         plot_learning_curve(read_eval(run), run / "learning_curve.png",
                             title="alpujarras solo: learned value constants (at 0: the "
@@ -395,14 +396,12 @@ def run_facts(run: Path, config: Any) -> dict[str, Any]:
 def summary_text(run: Path, games: int, seconds: float, eval_games: int) -> str:
     """The line that ends a cem run: games, wall time, the best evaluation beside the
     heuristic's constants' own."""
-    from .train import _rates_text
-
     minutes, secs = divmod(round(seconds), 60)
     text = f"training done: {games:,} games against Zara, {minutes} min {secs:02d} s"
     generations = read_generations(run)
     if generations:
         best = best_generation(generations)
         text += (f"; best constants (generation {best.generation}): "
-                 f"{_rates_text({'zara': best.eval_rate}, eval_games)}, the heuristic's "
-                 f"{_rates_text({'zara': generations[0].eval_rate}, eval_games)}")
+                 f"{rates_text({'zara': best.eval_rate}, eval_games)}, the heuristic's "
+                 f"{rates_text({'zara': generations[0].eval_rate}, eval_games)}")
     return text

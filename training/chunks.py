@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-import signal
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict, fields
 from pathlib import Path
@@ -21,7 +20,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from .train import _replace_from, _temporary
+from .runs import ignore_sigint, save_atomically
 
 CHUNK_GAMES = 20  # games per recorded file (the unit of parallel work and of resuming)
 POLL_SECONDS = 0.25  # how often a parent waiting on its workers asks whether to stop
@@ -36,7 +35,7 @@ def chunk_seed(seed: int, chunk: int) -> int:
 
 def save_chunk(path: Path, data: Any) -> None:
     """Write a chunk whole (a temporary file renamed, as every run file is)."""
-    _replace_from(_temporary(path), path, lambda f: np.savez_compressed(f, **asdict(data)))
+    save_atomically(path, lambda f: np.savez_compressed(f, **asdict(data)))
 
 
 def load_chunk(path: Path, kind: type[T]) -> T | None:
@@ -63,10 +62,6 @@ def _play_job(job: tuple) -> tuple[int, int, Any]:
     data = play(chunk, games)
     save_chunk(chunk_path(Path(folder), chunk, games), data)
     return chunk, games, data
-
-
-def _ignore_sigint() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def results_until_stopped(pool: Any, func: Callable[[Any], Any], jobs: Iterable[Any],
@@ -120,7 +115,7 @@ def record_chunks(
                     bar.update(played)
         else:
             ctx = multiprocessing.get_context("spawn")
-            with ctx.Pool(workers, initializer=_ignore_sigint) as pool:  # ends the workers
+            with ctx.Pool(workers, initializer=ignore_sigint) as pool:  # ends the workers
                 for chunk, played, data in results_until_stopped(pool, _play_job, jobs,
                                                                  should_stop):
                     loaded[chunk] = data

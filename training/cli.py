@@ -500,8 +500,9 @@ def _main_job(args: argparse.Namespace) -> int:
     from huerta.agents.heuristics import HEURISTICS
     from huerta.envs.core.registry import game_names
 
+    from .config import TrainConfig
     from .tournament import format_results, run_tournament, save_results
-    from .train import TrainConfig, train
+    from .train import train
 
     out = Path(args.out)
     codes_by_game: dict[str, list[str]] = {}
@@ -553,7 +554,9 @@ def _train(args: argparse.Namespace) -> int:
         return _train_rllib(args)
     if args.ray_address is not None or args.env_runners is not None:
         raise InvalidConfigError("--ray-address and --env-runners need --backend rllib")
-    from .train import TrainConfig, TrainingInterrupted, train
+    from .config import TrainConfig
+    from .runs import TrainingInterrupted
+    from .train import train
 
     resolve_game(args.game, args.players)  # alpujarras-solo --players 2 is refused
     config = TrainConfig(**_train_settings(args, TrainConfig.from_file, f"runs/{args.game}",
@@ -620,7 +623,7 @@ def _train_rllib(args: argparse.Namespace) -> int:
     resolve_game(args.game, args.players)
     require_ray()
     from .rllib import RLlibTrainConfig, train_rllib
-    from .train import TrainingInterrupted
+    from .runs import TrainingInterrupted
 
     config = RLlibTrainConfig(**_train_settings(
         args, RLlibTrainConfig.from_file, f"runs/{args.game}-rllib", extra=("env_runners",)
@@ -881,7 +884,7 @@ def build_parser() -> argparse.ArgumentParser:
         "after imitating the heuristic (Mi Tierra; opponents drawn per episode from the "
         "learner's snapshots, the heuristic and random); checkpoints, TensorBoard logs, "
         "periodic evaluation and the best model go to --out. Settings: see TrainConfig in "
-        "huerta/training/train.py (RLlibTrainConfig in huerta/training/rllib.py for --backend "
+        "huerta/training/config.py (RLlibTrainConfig in huerta/training/rllib.py for --backend "
         "rllib); a JSON or TOML --config sets any of them, flags win.",
     )
     train.add_argument("game", choices=game_choices(), metavar="GAME", help=GAME_HELP)

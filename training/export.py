@@ -16,62 +16,21 @@ from typing import Any
 
 import numpy as np
 
-from huerta.agents.learned import ACTIVATIONS, PolicyNetwork
-from huerta.agents.registry import check_ppo_file, ppo_model_path
+from huerta.agents.learned import PolicyNetwork
+from huerta.agents.ppo import check_ppo_file, ppo_model_path
 from huerta.envs.core.errors import InvalidConfigError
 
+from .config import DEFAULT_STEPS, TrainConfig
+from .policy_arrays import policy_layers
+from .runs import best_candidates, best_key, rates_of, read_eval_rows
+
 DTYPES = ("float16", "float32")
-
-
-def policy_layers(model: Any) -> tuple[list[tuple[np.ndarray, np.ndarray]], str]:
-    """The (weight as inputs x outputs, bias) of each dense layer on the policy's path of a
-    MaskablePPO model, in order, and the activation between them."""
-    from torch import nn
-
-    policy = model.policy
-    modules = [*policy.pi_features_extractor.modules(), *policy.mlp_extractor.policy_net.modules(),
-               policy.action_net]
-    layers: list[tuple[np.ndarray, np.ndarray]] = []
-    activations: set[str] = set()
-    for module in modules:
-        if isinstance(module, nn.Linear):
-            layers.append((module.weight.detach().numpy().T.copy(),
-                           module.bias.detach().numpy().copy()))
-        elif isinstance(module, (nn.Tanh, nn.ReLU)):
-            activations.add(type(module).__name__.lower())
-        elif not isinstance(module, (nn.Sequential, nn.Flatten, nn.Identity)) and \
-                next(module.children(), None) is None:
-            raise InvalidConfigError(f"cannot export a policy with a {type(module).__name__} "
-                                     "layer: only dense layers with tanh or relu are exported")
-    if len(activations) > 1:
-        raise InvalidConfigError(f"cannot export a policy mixing activations {activations}")
-    activation = activations.pop() if activations else "tanh"
-    assert activation in ACTIVATIONS
-    return layers, activation
-
-
-def policy_network(model: Any) -> PolicyNetwork:
-    """The policy of a MaskablePPO model as a numpy `PolicyNetwork` (float32: it computes what
-    the torch policy does, to rounding)."""
-    layers, activation = policy_layers(model)
-    about = {"game": "", "players": 0, "observation_size": layers[0][0].shape[0],
-             "num_actions": layers[-1][0].shape[1], "activation": activation}
-    return PolicyNetwork.from_layers(layers, about)
 
 
 def run_facts(run: Path) -> dict[str, Any]:
     """How the run in `run` was trained: its command line, seed, steps, warm start, best
     evaluation and wall time (the imitation's, then from the first evaluation, at step 0, to the
     last, at the end; a resumed run's pause counts too)."""
-    from .train import (
-        DEFAULT_STEPS,
-        TrainConfig,
-        _best_key,
-        _rates_of,
-        _read_eval_rows,
-        best_candidates,
-    )
-
     facts: dict[str, Any] = {}
     config_path = run / "config.json"
     imitation_path = run / "imitation.json"
@@ -97,7 +56,7 @@ def run_facts(run: Path) -> dict[str, Any]:
     if imitation is not None:
         facts["imitation_agreement"] = round(imitation["agreement"], 4)
 
-    _, raw = _read_eval_rows(run / "eval.csv")
+    _, raw = read_eval_rows(run / "eval.csv")
     times = [datetime.datetime.fromisoformat(r["time"]) for r in raw if r.get("time")]
     if len(times) >= 2:  # the step-0 evaluation opens a run and the last one closes it
         warm = imitation["seconds"] if imitation is not None else 0.0
@@ -105,9 +64,9 @@ def run_facts(run: Path) -> dict[str, Any]:
         facts["finished"] = max(times).date().isoformat()
     rows = best_candidates(run)
     if rows:
-        best = max(rows, key=lambda r: _best_key(_rates_of(r)))
+        best = max(rows, key=lambda r: best_key(rates_of(r)))
         facts["best_steps"] = int(best["steps"])
-        facts["best_eval"] = {k: round(v, 4) for k, v in _rates_of(best).items()}
+        facts["best_eval"] = {k: round(v, 4) for k, v in rates_of(best).items()}
     return facts
 
 

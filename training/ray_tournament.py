@@ -3,7 +3,7 @@
 The local runner's tournament (`tournament.run_tournament`: the same line-ups, deals, seeds,
 resume, files and summary) with its games played as Ray tasks, one game per task, at most two
 per cluster CPU in flight (or per `workers` when given). Each task runs the local runner's own
-`_run_job`, which rebuilds the agents from their codes with seeds derived from the deal and the
+`run_job`, which rebuilds the agents from their codes with seeds derived from the deal and the
 seat, so a game's result depends on nothing but its job: the table is the local runner's for
 the same seeds, whatever node plays which game and in whatever order they finish.
 
@@ -31,7 +31,7 @@ from huerta.agents.registry import split_code
 from huerta.envs.core.errors import InvalidConfigError
 
 from .ray_cluster import cluster_cpus, connect
-from .tournament import MAX_WORKERS, Job, TournamentResult, _run_job, run_tournament
+from .tournament import MAX_WORKERS, Job, TournamentResult, run_job, run_tournament
 
 MODELS_FOLDER = "huerta-ray-models"
 # packed model files per agent code: code -> (agent name, sha256, tar bytes, member name)
@@ -42,7 +42,7 @@ def model_files(code: str) -> Path | None:
     """The file (ppo) or folder (rllib) a code's agent loads, or None for codes without one."""
     name, arg = split_code(code)
     if name == "ppo":
-        from huerta.agents.registry import ppo_model_path
+        from huerta.agents.ppo import ppo_model_path
 
         return ppo_model_path(arg)
     if name == "rllib":
@@ -96,10 +96,10 @@ def _unpack(name: str, digest: str, data: bytes, member: str) -> str:
 
 
 def play_remote_job(game: str, codes: list[str], packed: Packed, job: Job) -> dict[str, Any]:
-    """One game on a Ray worker: the local runner's `_run_job` with model codes pointing at
+    """One game on a Ray worker: the local runner's `run_job` with model codes pointing at
     this node's copies of the files."""
     local = [_unpack(*packed[c]) if c in packed else c for c in codes]
-    return _run_job((game, local, job))
+    return run_job((game, local, job))
 
 
 class RayRunner:

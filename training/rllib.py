@@ -55,10 +55,9 @@ import os
 import shutil
 import signal
 import sys
-import threading
 import time
 import zlib
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any
@@ -66,22 +65,23 @@ from typing import Any
 from huerta.envs.core.errors import InvalidConfigError
 from huerta.envs.core.registry import get_game
 
-from .train import (
+from .config import TRAIN_ALIASES, TrainConfig, eval_opponents
+from .runs import (
     START_AFRESH,
-    TRAIN_ALIASES,
-    TrainConfig,
     TrainingInterrupted,
-    _append_eval,
-    _best_key,
-    _checked_float,
-    _checked_int,
-    _refuse,
-    _trim_eval,
-    eval_line,
-    eval_opponents,
+    append_eval,
+    best_key,
+    checked_float,
+    checked_int,
+    clear_run,
+    rates_of,
     read_eval,
-    summary_line,
+    refuse,
+    signals_caught,
+    trim_eval,
+    write_atomic,
 )
+from .train import eval_line, summary_line
 
 try:
     import torch
@@ -98,7 +98,7 @@ except ImportError as exc:  # the `ray` extra
     ) from exc
 
 from huerta.agents.base import Agent
-from huerta.agents.rllib_agent import RLlibAgent, _quiet_deprecations
+from huerta.agents.rllib_agent import RLlibAgent, quiet_deprecations
 
 from .ray_cluster import connect
 from .rllib_env import ENV_NAMES, LEARNER, make_env, register
@@ -301,21 +301,21 @@ class RLlibTrainConfig(TrainConfig):
     def check(self) -> RLlibTrainConfig:
         super().check()
         if self.backend != "rllib":
-            _refuse("backend", self.backend, '"rllib" (this is the RLlib trainer\'s settings)')
+            refuse("backend", self.backend, '"rllib" (this is the RLlib trainer\'s settings)')
         if self.method != "ppo":
-            _refuse("method", self.method, '"ppo" with the RLlib backend')
+            refuse("method", self.method, '"ppo" with the RLlib backend')
         if self.shared_layers != 0:
-            _refuse("shared_layers", self.shared_layers,
+            refuse("shared_layers", self.shared_layers,
                     "0 with the RLlib backend (its modules keep separate networks)")
-        self.env_runners = _checked_int("env_runners", self.env_runners, 0, 4096)
+        self.env_runners = checked_int("env_runners", self.env_runners, 0, 4096)
         if self.env_runners == 0:
             self.env_runners = max(1, os.cpu_count() or 1)
         if self.snapshot_win_rate is not None:
-            self.snapshot_win_rate = _checked_float("snapshot_win_rate", self.snapshot_win_rate,
+            self.snapshot_win_rate = checked_float("snapshot_win_rate", self.snapshot_win_rate,
                                                     0.0, 1.0, False)
-        self.snapshot_min_episodes = _checked_int("snapshot_min_episodes",
+        self.snapshot_min_episodes = checked_int("snapshot_min_episodes",
                                                   self.snapshot_min_episodes, 1)
-        self.checkpoints_kept = _checked_int("checkpoints_kept", self.checkpoints_kept, 1)
+        self.checkpoints_kept = checked_int("checkpoints_kept", self.checkpoints_kept, 1)
         return self
 
     @property
@@ -418,13 +418,6 @@ def _run_evidence(run: Path) -> list[str]:
     return found
 
 
-def _clear_run(run: Path) -> None:
-    for name in _RUN_FILES:
-        (run / name).unlink(missing_ok=True)
-    for name in _RUN_FOLDERS:
-        shutil.rmtree(run / name, ignore_errors=True)
-
-
 def _checkpoints(run: Path) -> list[Path]:
     """Complete checkpoints (league.json written last), newest first."""
     folder = run / "checkpoints"
@@ -437,9 +430,7 @@ def _checkpoints(run: Path) -> list[Path]:
 
 
 def _write_json(path: Path, data: Any) -> None:
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_text(json.dumps(data, indent=2) + "\n")
-    os.replace(tmp, path)
+    write_atomic(path, json.dumps(data, indent=2) + "\n")
 
 
 def save_checkpoint(algo: Any, run: Path, league: dict[str, Any], kept: int) -> Path:
@@ -498,19 +489,6 @@ class _Stop:
         if self.signum is not None and signum == signal.SIGINT:
             raise KeyboardInterrupt  # a second Ctrl-C: stop now
         self.signum = signum
-
-
-@contextlib.contextmanager
-def _signals_caught(stop: _Stop) -> Iterator[None]:
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = {s: signal.signal(s, stop.handler) for s in (signal.SIGINT, signal.SIGTERM)}
-    try:
-        yield
-    finally:
-        for s, handler in previous.items():
-            signal.signal(s, handler if handler is not None else signal.SIG_DFL)
 
 
 # --- metrics -----------------------------------------------------------------------------------
@@ -619,7 +597,7 @@ def train_rllib(config: RLlibTrainConfig, resume: bool = False, force: bool = Fa
                 "it, --force to replace it, or choose another --out"
             )
         if evidence:
-            _clear_run(run)
+            clear_run(run, _RUN_FILES, _RUN_FOLDERS)
     for sub in ("checkpoints", "tb"):
         (run / sub).mkdir(parents=True, exist_ok=True)
     _write_json(run / "config.json", asdict(config))
@@ -629,7 +607,7 @@ def train_rllib(config: RLlibTrainConfig, resume: bool = False, force: bool = Fa
     # cores (on a loaded 2-core machine an update took 25 times longer with 2 threads than 1)
     torch.set_num_threads(1)
     try:
-        with _signals_caught(stop), connect(ray_address), _quiet_deprecations():
+        with signals_caught(stop), connect(ray_address), quiet_deprecations():
             register()
             steps = _Trainer(config, run, stop, resume).run()
     finally:
@@ -685,7 +663,7 @@ class _Trainer:
         try:
             if checkpoint is not None:
                 algo.restore_from_path(checkpoint)
-                _trim_eval(run, league["steps"])
+                trim_eval(run, league["steps"])
             else:
                 _set_module_state(algo, league["snapshots"][0], _main_state(algo))
             self.best = _read_best(run)
@@ -807,11 +785,11 @@ class _Trainer:
                                config.eval_games, 10_000 + config.seed, config.game_options)
             for opponent in eval_opponents(config.game, config.players)
         }
-        _append_eval(run, steps, rates, config.eval_games)
+        append_eval(run, steps, rates, config.eval_games)
         self.evaluated = steps
         if self.board is not None:
             self.board.write({f"eval/win_rate_vs_{o}": r for o, r in rates.items()}, steps)
-        key = _best_key(rates)
+        key = best_key(rates)
         # the untrained policy (step 0) is the curve's start, never the best model
         best = steps > 0 and (self.best is None or key > self.best)
         if best:
@@ -824,4 +802,4 @@ def _read_best(run: Path) -> tuple[float, ...] | None:
     rows = [r for r in read_eval(run) if r["steps"] > 0]
     if not rows or not (run / "best_policy").exists():
         return None
-    return max(_best_key({k[3:]: v for k, v in r.items() if k.startswith("vs_")}) for r in rows)
+    return max(best_key(rates_of(r)) for r in rows)

@@ -24,6 +24,8 @@ from huerta.agents.heuristics import HEURISTICS
 from huerta.envs.core.single_agent import SingleAgentEnv
 from huerta.envs.core.view import PlayerView
 
+from .policy_arrays import policy_network
+
 
 @dataclass
 class PoolWeights:
@@ -42,7 +44,7 @@ class PoolWeights:
 class BatchedPolicy:
     """A policy network's action probabilities for a batch of observations and masks.
 
-    The network is a MaskablePPO model's policy read into numpy (`export.policy_network`: a
+    The network is a MaskablePPO model's policy read into numpy (`policy_arrays.policy_network`: a
     few matrix products, no torch call per move) or a `PolicyNetwork` itself, whose
     `probabilities`, `sample` and `greedy` this passes on: the training opponents and the
     `learned` agents draw their moves with the same code.
@@ -50,8 +52,6 @@ class BatchedPolicy:
 
     def __init__(self, model: Any) -> None:
         if hasattr(model, "policy"):  # a MaskablePPO model: its policy, read once
-            from .export import policy_network
-
             model = policy_network(model)
         self.network = model
 

@@ -44,6 +44,7 @@ from huerta.envs.core.registry import get_game
 
 from .matches import play_game
 from .ratings import openskill_ratings, ranks_from_keys, wilson_interval
+from .runs import ignore_sigint, write_atomic
 
 MAX_GAMES = 10_000_000  # games per line-up
 MAX_WORKERS = 256
@@ -119,7 +120,8 @@ def agent_labels(codes: Sequence[str]) -> list[str]:
     return labels
 
 
-def _check_int(name: str, value: Any, low: int, high: int) -> int:
+def check_int(name: str, value: Any, low: int, high: int) -> int:
+    """`value` itself when it is an int from `low` to `high` (bounds included), else refused."""
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         raise InvalidConfigError(
             f"{name} must be an integer from {low:,} to {high:,}, got {value!r}"
@@ -170,9 +172,9 @@ def check_tournament(
     codes = [str(c).strip() for c in codes if str(c).strip()]
     if not codes:
         raise InvalidConfigError("no agents given: list agent codes, e.g. random,heuristic")
-    _check_int("games", games, 1, MAX_GAMES)
-    _check_int("workers", workers, 1, MAX_WORKERS)
-    _check_int("seed", seed, 0, MAX_SEED)
+    check_int("games", games, 1, MAX_GAMES)
+    check_int("workers", workers, 1, MAX_WORKERS)
+    check_int("seed", seed, 0, MAX_SEED)
     if len(codes) < players:
         raise InvalidConfigError(
             f"{len(codes)} agent(s) cannot fill {players} seats; give at least {players}"
@@ -195,7 +197,7 @@ def check_tournament(
 AgentMaker = Callable[..., Any]
 
 
-def _run_job(args: tuple[Any, ...]) -> dict[str, Any]:
+def run_job(args: tuple[Any, ...]) -> dict[str, Any]:
     """Play one job: args are (game, codes, job) or (game, codes, job, agent maker)."""
     game, codes, job, *rest = args
     maker: AgentMaker = rest[0] if rest else make_agent
@@ -221,11 +223,11 @@ def _run_job(args: tuple[Any, ...]) -> dict[str, Any]:
     }
 
 
-def _ignore_sigint() -> None:
+def _init_worker() -> None:
     """Worker initializer: Ctrl-C is the main process's to handle (it ends the pool); a network
     agent computes on one thread (the workers already share out the cores: more threads per
     worker only fight each other)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    ignore_sigint()
     os.environ["OMP_NUM_THREADS"] = "1"  # read by torch when a ppo agent first imports it
     from .threads import one_blas_thread
 
@@ -252,14 +254,14 @@ def play_jobs(
     extra = () if maker is None else (maker,)
     if workers <= 1:
         for job in jobs:
-            yield _run_job((game, codes, job, *extra))
+            yield run_job((game, codes, job, *extra))
         return
     ctx = multiprocessing.get_context("spawn")
     main_thread = threading.current_thread() is threading.main_thread()
     # workers start with SIGINT ignored, so a Ctrl-C at the terminal reaches only this process
     previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main_thread else None
     try:
-        pool = ctx.Pool(workers, initializer=_ignore_sigint)
+        pool = ctx.Pool(workers, initializer=_init_worker)
     finally:
         if main_thread:
             signal.signal(signal.SIGINT, previous)
@@ -267,7 +269,7 @@ def play_jobs(
     try:
         in_flight = 0
         for job in itertools.islice(jobs, 2 * workers):
-            pool.apply_async(_run_job, ((game, codes, job, *extra),), callback=finished.put,
+            pool.apply_async(run_job, ((game, codes, job, *extra),), callback=finished.put,
                              error_callback=lambda e: finished.put(_Failure(e)))
             in_flight += 1
         while in_flight:
@@ -277,7 +279,7 @@ def play_jobs(
                 raise item.error
             yield item
             for job in itertools.islice(jobs, 1):
-                pool.apply_async(_run_job, ((game, codes, job, *extra),), callback=finished.put,
+                pool.apply_async(run_job, ((game, codes, job, *extra),), callback=finished.put,
                                  error_callback=lambda e: finished.put(_Failure(e)))
                 in_flight += 1
         pool.close()
@@ -295,7 +297,7 @@ def _get(finished: queue.SimpleQueue) -> Any:
             continue
 
 
-def _progress_bar(
+def progress_bar(
     total: int, desc: str, enabled: bool, initial: int = 0, kind: str = "tournament"
 ) -> Any:
     """A tqdm bar on stderr, `kind desc` (None when disabled or tqdm is missing)."""
@@ -391,7 +393,7 @@ def _play_into(
 ) -> None:
     """Play `jobs` with `runner` (default `play_jobs`), storing each result in `done` (and
     appending it to the folder, and handing it to `on_game`) as it finishes."""
-    bar = _progress_bar(total, game, progress, initial=len(done))
+    bar = progress_bar(total, game, progress, initial=len(done))
     try:
         with contextlib.closing((runner or play_jobs)(game, codes, jobs, workers)) as results:
             for result in results:
@@ -603,21 +605,6 @@ def _lock_file(handle: Any) -> None:
             raise BlockingIOError from None
         return
     fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-
-
-def write_atomic(path: Path, text: str) -> None:
-    """Write `text` to `path` through a temporary file in the same folder and a rename, so the
-    file is either the old one or the whole new one."""
-    tmp = path.with_name(f".tmp-{os.getpid()}-{path.name}")
-    try:
-        with tmp.open("w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    finally:
-        with contextlib.suppress(FileNotFoundError):
-            tmp.unlink()
 
 
 # Solo games (one seat, e.g. Alpujarras against Zara) are rated as the agent against this

@@ -36,297 +36,42 @@ maximum), so no running normalisation is needed and a saved model needs no stati
 from __future__ import annotations
 
 import contextlib
-import csv
-import datetime
 import json
-import math
-import os
-import shutil
 import signal
 import sys
-import threading
 import time
-from collections.abc import Callable, Iterator
-from dataclasses import asdict, dataclass, field, fields
-from numbers import Real
+from dataclasses import asdict, fields
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from huerta.agents.heuristics import HEURISTICS
-from huerta.envs.core.errors import HuertaError, InvalidConfigError
-from huerta.envs.core.registry import get_game, resolve_game
-from huerta.envs.core.rewards import REWARD_MODES
-from huerta.envs.core.validation import check_game_options, short_repr
+from huerta.envs.core.errors import InvalidConfigError
+from huerta.envs.core.registry import get_game
+from huerta.envs.core.validation import short_repr
 
+from .config import TRAIN_ALIASES, TrainConfig, eval_opponents
+from .runs import (
+    START_AFRESH,
+    TrainingInterrupted,
+    append_eval,
+    best_candidates,
+    best_key,
+    clear_run,
+    copy_atomic,
+    imitated,
+    rates_of,
+    rates_text,
+    read_eval,
+    save_atomically,
+    signals_caught,
+    trim_eval,
+    write_atomic,
+)
 from .selfplay import BatchedPolicy, PoolWeights, SnapshotAgent
 
-# `huerta train alpujarras-solo` and friends: name -> (game, player count)
-TRAIN_ALIASES: dict[str, tuple[str, int]] = {"alpujarras-solo": ("alpujarras", 1)}
-
-DEFAULT_STEPS = 600_000  # the target of a new run that names none
-METHODS = ("ppo", "afterstate", "cem")  # TrainConfig.method
 AUTO_CHECKPOINTS_KEPT = 2  # auto_<steps>.zip files kept (model_<steps>.zip are all kept)
-# the end of every "nothing to resume" message (this path's and RLlib's): what to do instead
-START_AFRESH = "; start afresh with --force (in place of --resume)"
-
-
-@dataclass
-class TrainConfig:
-    """Everything a run needs; every field can come from a JSON/TOML file or a flag.
-    `check()` validates every field (type and range) and names the one that is wrong."""
-
-    game: str = "finca"
-    players: int = 2
-    steps: int | None = None  # None: 600,000 for a new run; on resume, the run's own target
-    envs: int = 64  # games played at once in the training process (one vector, see vector.py)
-    seed: int = 0
-    out: str = "runs/finca"
-    # MaskablePPO
-    learning_rate: float = 3e-4
-    n_steps: int = 64  # per game and update: 64 x 64 games = 4,096 steps per update
-    batch_size: int = 1024
-    n_epochs: int = 4
-    gamma: float = 0.995
-    gae_lambda: float = 0.95
-    clip_range: float = 0.2
-    ent_coef: float = 0.01
-    vf_coef: float = 0.5
-    net_arch: list[int] = field(default_factory=lambda: [256, 256])
-    # the first `shared_layers` layers of net_arch are one trunk for the policy and the value
-    # (`networks.SharedTrunk`), the rest two heads; 0: two separate networks (SB3's MlpPolicy)
-    shared_layers: int = 1
-    game_options: dict[str, Any] = field(default_factory=dict)  # e.g. {"double_turns": 3}
-    # rewards
-    reward: str = "win_loss"
-    shaping: float = 0.02
-    # warm start: the heuristic's games recorded and imitated before PPO (training/imitation.py);
-    # imitation_games 0: none, PPO from random weights
-    imitation_games: int = 2000
-    imitation_epochs: int = 10
-    imitation_explore: float = 0.1  # share of the recorded moves played at random
-    # how to train: "ppo" (MaskablePPO self-play, the settings above and below), "afterstate"
-    # (the heuristic's search with a learned value, training/afterstate.py: the value_*
-    # settings) or "cem" (the Alpujarras solo value's constants learned by the cross-entropy
-    # method, training/cem.py: the cem_* settings); "": the game's (GameSpec.training_methods,
-    # else "ppo")
-    method: str = ""
-    value_games: int = 2000  # heuristic games recorded (the curve's last point)
-    value_horizon: int = 6  # turns ahead whose heuristic margin is a position's target
-    value_epochs: int = 15
-    # generations of candidates (each evaluated: the curve's points); None: 8 for a new run, on
-    # resume the run's own (a resumed run given more goes on to them)
-    cem_generations: int | None = None
-    cem_population: int = 7  # candidates per generation: the mean and mirrored samples
-    cem_elite: int = 3  # best candidates the next mean is made of
-    cem_deals: int = 64  # fresh deals against Zara every candidate of a generation plays
-    # self-play
-    snapshot_every: int = 100_000
-    # opponent kinds' weights; None or kinds left out: the game's (GameSpec.training_pool),
-    # else PoolWeights' defaults
-    pool_weights: dict[str, float] | None = None
-    # bookkeeping
-    checkpoint_every: int = 100_000
-    checkpoint_minutes: float = 5.0  # wall time between checkpoints at most (plus one update)
-    eval_every: int = 100_000
-    eval_games: int = 100  # per opponent and evaluation: intervals of about +-10 points
-    progress: bool = True
-
-    @classmethod
-    def from_file(cls, path: str | Path) -> dict[str, Any]:
-        """The fields set in a JSON or TOML file (unknown keys name the valid ones; values are
-        checked by `check()`)."""
-        path = Path(path)
-        text = path.read_text()
-        try:
-            if path.suffix == ".toml":
-                import tomllib
-
-                data = tomllib.loads(text)
-            else:
-                data = json.loads(text)
-        except ValueError as exc:  # JSONDecodeError and TOMLDecodeError are ValueErrors
-            raise InvalidConfigError(f"{path}: not a valid settings file: {exc}") from None
-        if not isinstance(data, dict):
-            raise InvalidConfigError(f"{path}: settings must be a table/object of name: value")
-        valid = {f.name for f in fields(cls)}
-        unknown = set(data) - valid
-        if unknown:
-            raise InvalidConfigError(
-                f"{path}: unknown setting(s) {sorted(unknown)}; valid: {', '.join(sorted(valid))}"
-            )
-        return data
-
-    def check(self) -> TrainConfig:
-        """Validate every field, resolve aliases and defaults; return self.
-
-        The one place where settings are checked, whether they came from flags, a file or
-        Python: a value of the wrong type (a string for a number, a float for a count) or out of
-        range (a negative pool weight, a gamma above 1) is refused with the field's name, the
-        value and what is valid.
-        """
-        if not isinstance(self.game, str):
-            _refuse("game", self.game, "a game name")
-        if self.game in TRAIN_ALIASES:
-            self.game, self.players = TRAIN_ALIASES[self.game]
-        spec, _ = resolve_game(self.game)  # an unknown name: every valid one named
-        self.game = spec.name
-        self.players = _checked_int("players", self.players, 1)
-        spec.check_players(self.players)
-        if self.steps is None:
-            self.steps = DEFAULT_STEPS
-        if self.cem_generations is None:
-            from .cem import DEFAULT_GENERATIONS
-
-            self.cem_generations = DEFAULT_GENERATIONS
-        for name, minimum, maximum in _INT_FIELDS:
-            setattr(self, name, _checked_int(name, getattr(self, name), minimum, maximum))
-        for name, minimum, maximum, open_low in _FLOAT_FIELDS:
-            setattr(self, name, _checked_float(name, getattr(self, name), minimum, maximum,
-                                               open_low))
-        if isinstance(self.out, os.PathLike):
-            self.out = os.fspath(self.out)
-        if not isinstance(self.out, str) or not self.out:
-            _refuse("out", self.out, "a folder path")
-        if not isinstance(self.reward, str) or self.reward not in REWARD_MODES:
-            _refuse("reward", self.reward, "one of " + ", ".join(REWARD_MODES))
-        if not isinstance(self.progress, bool):
-            _refuse("progress", self.progress, "true or false")
-        if self.method == "":
-            self.method = spec.training_methods.get(self.players, "ppo")
-        if self.method not in METHODS:
-            _refuse("method", self.method, "one of " + ", ".join(METHODS))
-        if self.method == "afterstate":
-            from huerta.agents.afterstate import GAMES
-
-            if spec.name not in GAMES:
-                raise InvalidConfigError(f"method=afterstate: no afterstate agent for "
-                                         f"{spec.name}; games with one: {', '.join(GAMES)}")
-        if self.method == "cem":
-            if (spec.name, self.players) != ("alpujarras", 1):
-                raise InvalidConfigError(
-                    f"method=cem learns the constants of the Alpujarras solo value; "
-                    f"{spec.name} at {self.players} player(s) trains with another method "
-                    "(ppo or afterstate)")
-            if self.cem_elite > self.cem_population:
-                _refuse("cem_elite", self.cem_elite,
-                        f"at most cem_population ({self.cem_population})")
-        if (not isinstance(self.net_arch, (list, tuple)) or not self.net_arch
-                or not all(_is_int(n) and n >= 1 for n in self.net_arch)):
-            _refuse("net_arch", self.net_arch, "a non-empty list of layer sizes (integers >= 1)")
-        self.net_arch = [int(n) for n in self.net_arch]
-        self.shared_layers = _checked_int("shared_layers", self.shared_layers, 0,
-                                          len(self.net_arch))
-        weights = {} if self.pool_weights is None else self.pool_weights
-        if isinstance(weights, dict):  # (anything else is refused below, named)
-            weights = {**asdict(PoolWeights()), **spec.training_pool, **weights}
-        self.pool_weights = _checked_weights(weights)
-        self._check_game_options(spec)
-        return self
-
-    def _check_game_options(self, spec: Any) -> None:
-        if not isinstance(self.game_options, dict) or not all(
-            isinstance(k, str) for k in self.game_options
-        ):
-            _refuse("game_options", self.game_options, "a table of option name: value")
-        try:
-            self.game_options = check_game_options(
-                spec.name, self.game_options, spec.options, ()
-            )
-            spec.new_game(self.players, seed=0, **self.game_options)  # the game checks values
-        except InvalidConfigError as exc:
-            raise InvalidConfigError(f"game_options: {exc}") from None
-
-
-# (field, minimum, maximum or None): integer settings, bounds included
-_INT_FIELDS: tuple[tuple[str, int, int | None], ...] = (
-    ("steps", 1, None), ("envs", 1, 4096), ("seed", 0, 2**32 - 1),
-    ("n_steps", 2, None), ("batch_size", 2, None), ("n_epochs", 1, None),
-    ("snapshot_every", 1, None), ("checkpoint_every", 1, None), ("eval_every", 1, None),
-    ("eval_games", 1, None), ("imitation_games", 0, None), ("imitation_epochs", 1, None),
-    ("value_games", 1, None), ("value_horizon", 0, None), ("value_epochs", 1, None),
-    ("cem_generations", 1, 10_000), ("cem_population", 2, None), ("cem_elite", 1, None),
-    ("cem_deals", 1, 100_000),
-)
-# (field, minimum, maximum or None, minimum excluded): real-number settings
-_FLOAT_FIELDS: tuple[tuple[str, float, float | None, bool], ...] = (
-    ("learning_rate", 0.0, None, True), ("gamma", 0.0, 1.0, False),
-    ("gae_lambda", 0.0, 1.0, False), ("clip_range", 0.0, None, True),
-    ("ent_coef", 0.0, None, False), ("vf_coef", 0.0, None, False),
-    ("shaping", 0.0, None, False), ("checkpoint_minutes", 0.0, None, True),
-    ("imitation_explore", 0.0, 1.0, False),
-)
-
-
-def _refuse(name: str, value: object, expected: str) -> None:
-    raise InvalidConfigError(
-        f"{name}={short_repr(value)} ({type(value).__name__}): expected {expected}"
-    )
-
-
-def _is_int(value: object) -> bool:
-    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
-
-
-def _range_text(minimum: float, maximum: float | None, open_low: bool = False) -> str:
-    def show(x: float) -> str:
-        return str(x) if isinstance(x, int) else f"{x:g}"
-
-    low = f"> {show(minimum)}" if open_low else f">= {show(minimum)}"
-    return low if maximum is None else f"{low} and <= {show(maximum)}"
-
-
-def _checked_int(name: str, value: object, minimum: int, maximum: int | None = None) -> int:
-    """`value` as an int in range; a float with an integral value (1e5 in JSON) is accepted."""
-    if isinstance(value, float) and value.is_integer():
-        value = int(value)
-    if not _is_int(value) or value < minimum or (maximum is not None and value > maximum):
-        _refuse(name, value, "an integer " + _range_text(minimum, maximum))
-    return int(value)
-
-
-def _checked_float(
-    name: str, value: object, minimum: float, maximum: float | None, open_low: bool
-) -> float:
-    ok = isinstance(value, Real) and not isinstance(value, (bool, np.bool_))
-    number = float(value) if ok else math.nan
-    if (not math.isfinite(number) or number < minimum or (open_low and number == minimum)
-            or (maximum is not None and number > maximum)):
-        _refuse(name, value, "a number " + _range_text(minimum, maximum, open_low))
-    return number
-
-
-def _checked_weights(weights: object) -> dict[str, float]:
-    """Pool weights as {kind: weight}: known kinds, finite numbers >= 0, not all zero."""
-    valid = [f.name for f in fields(PoolWeights)]
-    if not isinstance(weights, dict):
-        _refuse("pool_weights", weights, "a table of " + ", ".join(valid) + " to weights")
-    unknown = sorted(map(str, set(weights) - set(valid)))
-    if unknown:
-        raise InvalidConfigError(f"pool_weights: unknown kind(s) {unknown}; valid: "
-                                 + ", ".join(valid))
-    checked = {k: _checked_float(f"pool_weights.{k}", v, 0.0, None, False)
-               for k, v in weights.items()}
-    if not any(checked.get(k, getattr(PoolWeights(), k)) > 0 for k in valid):
-        raise InvalidConfigError("pool_weights: every weight is 0; at least one must be > 0")
-    return checked
-
-
-class TrainingInterrupted(HuertaError):
-    """Training stopped by SIGINT or SIGTERM after saving a checkpoint. The message says what
-    was kept, in one line; `signum`, `steps` and `checkpoint` say it to programs."""
-
-    def __init__(self, signum: int, steps: int, target: int, checkpoint: Path,
-                 unit: str = "steps") -> None:
-        self.signum = signum
-        self.steps = steps
-        self.checkpoint = checkpoint
-        name = signal.Signals(signum).name
-        super().__init__(
-            f"interrupted by {name}: kept {checkpoint}, {steps:,} of {target:,} {unit}; "
-            "continue with --resume"
-        )
 
 
 class _EvaluationInterrupted(BaseException):
@@ -348,29 +93,6 @@ class _Stop:
             self.signum = signum
         if self.evaluating:
             raise _EvaluationInterrupted
-
-
-@contextlib.contextmanager
-def _signals_caught(stop: _Stop) -> Iterator[None]:
-    """SIGINT and SIGTERM go to `stop` while training (only the main thread can install
-    handlers; elsewhere the signals keep their handlers)."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = {s: signal.signal(s, stop.handler) for s in (signal.SIGINT, signal.SIGTERM)}
-    try:
-        yield
-    finally:
-        for s, handler in previous.items():
-            signal.signal(s, handler if handler is not None else signal.SIG_DFL)
-
-
-def eval_opponents(game: str, players: int) -> list[str]:
-    """Who a run is evaluated against: random and the heuristic, or Zara in a solo game (the
-    opponent scripted inside the game)."""
-    if players == 1:
-        return ["zara"]
-    return ["random", "heuristic"] if game in HEURISTICS else ["random"]
 
 
 def evaluate(
@@ -402,36 +124,9 @@ def evaluate(
 
 
 # --- files written whole -------------------------------------------------------------------------
-def _temporary(path: Path) -> Path:
-    """A temporary name beside `path` (same folder, so the rename is atomic); it starts with a
-    dot so no glob of checkpoints or snapshots sees it."""
-    return path.with_name(f".{path.name}.{os.getpid()}.tmp")
-
-
-def _replace_from(tmp: Path, path: Path, write: Callable[[Any], None]) -> None:
-    try:
-        with open(tmp, "wb") as f:
-            write(f)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-
-
 def save_model(model: Any, path: Path) -> None:
     """`model.save(path)`, atomically: a reader sees the previous file or the new one."""
-    _replace_from(_temporary(path), path, model.save)
-
-
-def _copy_file(src: Path, dst: Path) -> None:
-    with open(src, "rb") as source:
-        _replace_from(_temporary(dst), dst, lambda f: shutil.copyfileobj(source, f))
-
-
-def _write_text(path: Path, text: str) -> None:
-    _replace_from(_temporary(path), path, lambda f: f.write(text.encode()))
+    save_atomically(path, model.save)
 
 
 # --- checkpoints ---------------------------------------------------------------------------------
@@ -447,7 +142,7 @@ def _save_checkpoint(model: Any, run: Path, kind: str) -> Path:
     folder = run / "checkpoints"
     path = folder / f"{kind}_{model.num_timesteps:09d}.zip"
     save_model(model, path)
-    _copy_file(path, folder / "latest.zip")
+    copy_atomic(path, folder / "latest.zip")
     if kind == "auto":
         autos = sorted(folder.glob("auto_*.zip"), key=lambda p: _checkpoint_steps(p) or -1)
         for old in autos[:-AUTO_CHECKPOINTS_KEPT]:
@@ -480,7 +175,7 @@ def _load_checkpoint(run: Path, vec_env: Any) -> Any:
         if problems:
             print(f"huerta train: cannot read {'; '.join(problems)}; resuming from {path} "
                   f"({model.num_timesteps:,} steps)", file=sys.stderr)
-            _copy_file(path, run / "checkpoints" / "latest.zip")
+            copy_atomic(path, run / "checkpoints" / "latest.zip")
         return model
     found = f": {'; '.join(problems)}" if problems else ""
     raise InvalidConfigError(
@@ -592,12 +287,12 @@ class _Callbacks:
                     stop.evaluating = False
                 for opponent, rate in rates.items():
                     self.logger.record(f"eval/win_rate_vs_{opponent}", rate)
-                _append_eval(run, steps, rates, config.eval_games)
+                append_eval(run, steps, rates, config.eval_games)
                 self.evaluated_steps = steps
-                key = _best_key(rates)
+                key = best_key(rates)
                 # the untrained policy (step 0) is the curve's start, never the best model;
                 # an imitation of the heuristic may be
-                best = (steps > 0 or _imitated(run)) and (self.best is None or key > self.best)
+                best = (steps > 0 or imitated(run)) and (self.best is None or key > self.best)
                 if best:
                     self.best = key
                     save_model(self.model, run / "best_model.zip")
@@ -628,22 +323,7 @@ def _next_multiple(now: int, every: int) -> int:
     return (now // every + 1) * every
 
 
-def _best_key(rates: dict[str, float]) -> tuple[float, ...]:
-    """Which evaluation is best: the strongest opponent first (heuristic, then random), or
-    the win rate against Zara."""
-    order = ("heuristic", "random", "zara")
-    return tuple(rates[o] for o in order if o in rates)
-
-
 # --- what a run prints ---------------------------------------------------------------------------
-def _rates_text(rates: dict[str, float], games: int) -> str:
-    from .ratings import wilson_interval
-
-    parts = []
-    for opponent, rate in rates.items():
-        low, high = wilson_interval(rate * games, games)
-        parts.append(f"{100 * rate:.1f}% [{100 * low:.1f}, {100 * high:.1f}] vs {opponent}")
-    return ", ".join(parts)
 
 
 def eval_line(steps: int, rates: dict[str, float], games: int) -> str:
@@ -651,7 +331,7 @@ def eval_line(steps: int, rates: dict[str, float], games: int) -> str:
     `eval at 100,000 steps: 92.5% [80.1, 97.4] vs random, 10.0% [4.0, 23.1] vs heuristic
     (40 games each)`."""
     each = " each" if len(rates) > 1 else ""
-    return f"eval at {steps:,} steps: {_rates_text(rates, games)} ({games} games{each})"
+    return f"eval at {steps:,} steps: {rates_text(rates, games)} ({games} games{each})"
 
 
 def summary_line(run: Path, steps: int, seconds: float, games: int) -> str:
@@ -661,98 +341,18 @@ def summary_line(run: Path, steps: int, seconds: float, games: int) -> str:
     text = f"training done: {steps:,} steps, {minutes} min {secs:02d} s"
     rows = best_candidates(run) or read_eval(run)
     if rows:
-        best = max(rows, key=lambda r: _best_key(_rates_of(r)))  # the first of the best
+        best = max(rows, key=lambda r: best_key(rates_of(r)))  # the first of the best
         text += (f"; best model at {int(best['steps']):,} steps: "
-                 f"{_rates_text(_rates_of(best), games)}")
+                 f"{rates_text(rates_of(best), games)}")
     return text
 
 
-def _rates_of(row: dict[str, float]) -> dict[str, float]:
-    return {k[3:]: v for k, v in row.items() if k.startswith("vs_")}
-
-
 # --- eval.csv ------------------------------------------------------------------------------------
-def _read_eval_rows(path: Path) -> tuple[list[str], list[dict[str, str]]]:
-    if not path.exists():
-        return [], []
-    with path.open(newline="") as f:
-        reader = csv.DictReader(f)
-        return list(reader.fieldnames or []), list(reader)
-
-
-def _write_eval_rows(path: Path, header: list[str], rows: list[dict[str, str]]) -> None:
-    """eval.csv rewritten whole: one row per step count (the last written wins), by steps."""
-    by_steps = {int(row["steps"]): row for row in rows}
-    lines = [",".join(header)]
-    for steps in sorted(by_steps):
-        lines.append(",".join(by_steps[steps].get(column) or "" for column in header))
-    _write_text(path, "\n".join(lines) + "\n")
-
-
-def _append_eval(
-    run: Path, steps: int, rates: dict[str, float], games: int | None = None
-) -> None:
-    """Record an evaluation (of `games` per opponent, a column when given); one made again for
-    a step count replaces the earlier row."""
-    path = run / "eval.csv"
-    header, rows = _read_eval_rows(path)
-    columns = [f"win_rate_vs_{o}" for o in rates] + (["games"] if games is not None else [])
-    if not header:
-        header = ["steps", *columns, "time"]
-    for column in columns:
-        if column not in header:
-            header.insert(len(header) - 1 if header[-1] == "time" else len(header), column)
-    now = datetime.datetime.now().astimezone().isoformat(timespec="seconds")
-    row = {"steps": str(steps), "time": now}  # local time with its UTC offset
-    row.update({f"win_rate_vs_{o}": f"{r:.4f}" for o, r in rates.items()})
-    if games is not None:
-        row["games"] = str(games)
-    _write_eval_rows(path, header, [*rows, row])
-
-
-def _trim_eval(run: Path, steps: int) -> None:
-    """Drop the evaluation rows made after `steps` (a resume from a checkpoint of `steps` makes
-    them again) and any duplicate rows an older version wrote."""
-    path = run / "eval.csv"
-    header, rows = _read_eval_rows(path)
-    if header:
-        _write_eval_rows(path, header, [r for r in rows if int(r["steps"]) <= steps])
-
-
-def read_eval(run: Path) -> list[dict[str, float]]:
-    """The evaluation history of a run (eval.csv), oldest first: {"steps": ..., "vs_random":
-    ..., "vs_heuristic": ...} (or "vs_zara" for a solo run), and "games" per opponent when the
-    row says (runs before that column have none)."""
-    _, raw = _read_eval_rows(Path(run) / "eval.csv")
-    rows = []
-    for row in raw:
-        entry: dict[str, float] = {"steps": int(row["steps"])}
-        if row.get("games"):
-            entry["games"] = int(row["games"])
-        for key, value in row.items():
-            if key.startswith("win_rate_vs_") and value:
-                entry["vs_" + key.removeprefix("win_rate_vs_")] = float(value)
-        rows.append(entry)
-    return rows
-
-
-def _imitated(run: Path) -> bool:
-    """Whether the run's step 0 is an imitation of the heuristic (its report is written)."""
-    return (run / "imitation.json").exists()
-
-
-def best_candidates(run: Path) -> list[dict[str, float]]:
-    """The evaluations that may be the best model: every one after step 0, and step 0 too when
-    it is an imitation of the heuristic (the untrained policy is never handed back)."""
-    imitated = _imitated(run)
-    return [r for r in read_eval(run) if r["steps"] > 0 or imitated]
-
-
 def _read_best(run: Path) -> tuple[float, ...] | None:
     rows = best_candidates(run)
     if not rows or not (run / "best_model.zip").exists():
         return None
-    return max(_best_key(_rates_of(r)) for r in rows)
+    return max(best_key(rates_of(r)) for r in rows)
 
 
 # --- the run folder ------------------------------------------------------------------------------
@@ -775,14 +375,6 @@ def _run_evidence(run: Path) -> list[str]:
 def _imitation_begun(run: Path, config: TrainConfig) -> bool:
     """Whether a warm start was under way in `run` (games recorded, no checkpoint yet)."""
     return config.imitation_games > 0 and any((run / "imitation").glob("chunk_*.npz"))
-
-
-def _clear_run(run: Path) -> None:
-    """Remove a run's own files and folders from `run` (nothing else in it)."""
-    for name in _RUN_FILES:
-        (run / name).unlink(missing_ok=True)
-    for folder in _RUN_FOLDERS:
-        shutil.rmtree(run / folder, ignore_errors=True)
 
 
 def _resumed_config(config: TrainConfig, run: Path) -> TrainConfig:
@@ -855,12 +447,12 @@ def train(config: TrainConfig, resume: bool = False, force: bool = False) -> Pat
                 "it, --force to replace it, or choose another --out"
             )
         if evidence:
-            _clear_run(run)
+            clear_run(run, _RUN_FILES, _RUN_FOLDERS)
     folders = {"afterstate": ("afterstate", "values"), "cem": ("values",)}.get(
         config.method, ("checkpoints", "pool", "tb", "imitation"))
     for sub in folders:
         (run / sub).mkdir(parents=True, exist_ok=True)
-    _write_text(run / "config.json", json.dumps(asdict(config), indent=2) + "\n")
+    write_atomic(run / "config.json", json.dumps(asdict(config), indent=2) + "\n")
 
     stop = _Stop()
     if config.method in ("afterstate", "cem"):  # a loop of their own, counted in games
@@ -871,20 +463,20 @@ def train(config: TrainConfig, resume: bool = False, force: bool = False) -> Pat
             from .cem import summary_text
             from .cem import train_cem as train_method
 
-        with _signals_caught(stop):
+        with signals_caught(stop):
             games, _ = train_method(config, run, stop)
         print(summary_text(run, games, time.monotonic() - started, config.eval_games),
               flush=True)
         return run
     from .threads import one_blas_thread
 
-    with _signals_caught(stop), one_blas_thread():
+    with signals_caught(stop), one_blas_thread():
         vec_env = make_vec_env(config, run / "pool")
         callback = None
         try:
             if resume and resume_candidates(run):
                 model = _load_checkpoint(run, vec_env)
-                _trim_eval(run, model.num_timesteps)
+                trim_eval(run, model.num_timesteps)
             else:  # a new run, or one stopped during its warm start
                 model = new_model(config, vec_env, run / "tb")
                 if config.imitation_games > 0:
@@ -899,7 +491,7 @@ def train(config: TrainConfig, resume: bool = False, force: bool = False) -> Pat
                 _stop_with_checkpoint(model, run, callback, stop.signum, config.steps)
             save_model(model, run / "final_model.zip")
             if not (run / "best_model.zip").exists():
-                _copy_file(run / "final_model.zip", run / "best_model.zip")
+                copy_atomic(run / "final_model.zip", run / "best_model.zip")
             from .export import export_policy
 
             export_policy(run, run / "best_policy.npz")
@@ -913,7 +505,7 @@ def train(config: TrainConfig, resume: bool = False, force: bool = False) -> Pat
             from .plots import plot_learning_curve
 
             who = "solo against Zara" if config.players == 1 else f"{config.players} players"
-            start = ", step 0: the imitation of the heuristic" if _imitated(run) else ""
+            start = ", step 0: the imitation of the heuristic" if imitated(run) else ""
             plot_learning_curve(rows, run / "learning_curve.png",
                                 title=f"{config.game}, {who}{start}")
         except ImportError:

@@ -52,7 +52,7 @@ def measure_training(game: str, players: int, seconds: float, seed: int = 0) -> 
 
     from huerta.envs.core.registry import game_label
 
-    from .bench import _env_maker, run_aec
+    from .bench import env_maker, run_aec
     from .threads import one_blas_thread
     from .train import TrainConfig, make_vec_env, new_model, save_model
 
@@ -100,7 +100,7 @@ def measure_training(game: str, players: int, seconds: float, seed: int = 0) -> 
         steps = model.num_timesteps - config.envs  # the step that saw the stop played no update
         vec_env.close()
     env_s, opp_s = vec_env.timing["env"], vec_env.timing["opponents"]
-    play_steps, _, play_time = run_aec(_env_maker(game, players), min(3.0, max(0.5, seconds / 5)))
+    play_steps, _, play_time = run_aec(env_maker(game, players), min(3.0, max(0.5, seconds / 5)))
     return TrainBenchResult(
         name=game_label(game, players), players=players, steps=steps, seconds=wall,
         env=env_s / wall, opponents=opp_s / wall,

@@ -1,5 +1,6 @@
-"""What the actions do to the pieces: gains under the caps, irrigation, harvest, deliveries and
-awards, goals, zakats, the end-track sale and scores.
+"""What the actions do to the pieces: a piece placed on the track (the player's mule or Zara's
+die), gains under the caps, irrigation, harvest, deliveries and awards, goals, zakats, the
+end-track sale and scores.
 
 These helpers assume legality was checked by the mask (rules.py); they never look at the phase.
 """
@@ -18,6 +19,20 @@ if TYPE_CHECKING:
 _PRINTED_COUNTS = tuple(
     tuple(fields.count(t) for t in range(C.NUM_FRUITS)) for fields in C.PRINTED_FIELDS
 )
+
+
+def place_piece(state: AlpujarrasState, piece: int, space: int) -> None:
+    """Put `piece` on `space`; in a market or harvest space it takes the leftmost open spot
+    (ALP-18)."""
+    spot = 0
+    pos = state.pos
+    if state.track.special[space]:
+        spots = state.spot
+        taken = [spots[i] for i in range(len(pos)) if i != piece and pos[i] == space]
+        while spot in taken:
+            spot += 1
+    pos[piece] = space
+    state.spot[piece] = spot
 
 
 def field_counts(state: AlpujarrasState, f: int) -> list[int]:

@@ -810,13 +810,12 @@ _FRESH_SOLO: dict[tuple, np.ndarray] = {}  # (double turns, star sides) -> a new
 _AWARDS_ALIKE = len(set(C.AWARDS)) == 1
 
 
-def _fresh_template(n: int) -> np.ndarray:
-    """`_BASES[n]` plus the groups every new game shows alike: empty farmlands (no mule), the
-    award states, the channels and full bag, the seats' rows and goals met (none); the towns'
-    tokens, the track, the goals shown, the pieces and the solo blocks are left to `_new_cache`."""
-    from .game import new_game
-
-    state = new_game(n, seed=0)
+def _fresh_template(state: AlpujarrasState) -> np.ndarray:
+    """`_BASES[n]` plus the groups every new game of `state`'s n seats shows alike: empty
+    farmlands (no mule), the award states, the channels and full bag, the seats' rows and goals
+    met (none); the towns' tokens, the track, the goals shown, the pieces and the solo blocks are
+    left to `_new_cache`. `state` is a new game (any one: these groups are alike in all)."""
+    n = state.num_players
     cache = _ObsCache(_BASES[n].copy())
     cache.goal_plan = _goal_plan(tuple(state.goal_sides))
     _render_farm(state, cache)
@@ -864,7 +863,7 @@ def _new_cache(state: AlpujarrasState) -> _ObsCache:
     if fresh:
         template = _FRESH.get(n)
         if template is None:
-            template = _FRESH[n] = _fresh_template(n)
+            template = _FRESH[n] = _fresh_template(state)
         cache = _ObsCache(template.copy())
     else:
         cache = _ObsCache(_BASES[n].copy())

@@ -19,7 +19,7 @@ from . import components as C
 from . import effects
 from .actions import Phase
 from .goals import zakat_side
-from .render import _turn_text
+from .render import turn_text
 
 if TYPE_CHECKING:
     from .state import AlpujarrasState
@@ -141,14 +141,16 @@ def _title(canvas: Canvas, state: AlpujarrasState) -> None:
                 f"{_player_name(state, state.current_player)} to act ({phase})")
     canvas.text((14, 10), text, size=22, fill=INK)
     if not state.terminal and state.phase != Phase.MOVE:
-        canvas.text((WIDTH - 14, 16), "this turn: " + _turn_text(state), size=14,
+        canvas.text((WIDTH - 14, 16), "this turn: " + turn_text(state), size=14,
                     fill="#8b0000", anchor="ra")
 
 
 # --- the track --------------------------------------------------------------------------------
 
 
-def _space_label(space: C.Space) -> str:
+def space_label(space: C.Space) -> str:
+    """The short label a track space shows (market, harvest, an end space's ratio, or a standard
+    space's action icons), shared with the web board."""
     if space.kind == C.MARKET:
         return "market"
     if space.kind == C.HARVEST:
@@ -197,7 +199,7 @@ def _track(canvas: Canvas, state: AlpujarrasState) -> None:
             fill = FARMLAND_COLOURS[space.icons.place_farmland]
         canvas.rect((x + 1, y, x + width - 2, y + height), fill=fill, outline="#8a8a8a")
         canvas.text((x + 4, y + 2), str(s), size=11, fill=SOFT_INK)
-        label = _space_label(space)
+        label = space_label(space)
         canvas.text((x + width / 2, y + 19), label, size=13 if len(label) < 6 else 11,
                     fill=INK, anchor="mm")
         if space.segment != prev_segment:

@@ -160,7 +160,7 @@ def render_text(state: AlpujarrasState) -> str:
             f"score {effects.score(state, p)}"
         )
     if not state.terminal and state.phase != Phase.MOVE:
-        lines.append("Turn: " + _turn_text(state))
+        lines.append("Turn: " + turn_text(state))
     if state.terminal:
         if state.solo:
             result = "the player beats Zara" if not state.lost else f"Zara wins ({state.lost})"
@@ -178,7 +178,8 @@ def _bag(state: AlpujarrasState) -> list[int]:
     return counts
 
 
-def _turn_text(state: AlpujarrasState) -> str:
+def turn_text(state: AlpujarrasState) -> str:
+    """What the turn under way still asks of the player, in one line (shared with the picture)."""
     parts = []
     if state.pend_place:
         where = C.FARMLANDS[state.place_target] if state.place_target >= 0 else "any"

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from . import components as C
 from . import effects, zara
 from .actions import Chain, Phase
+from .effects import place_piece
 
 if TYPE_CHECKING:
     from .state import AlpujarrasState
@@ -35,20 +36,6 @@ def key(state: AlpujarrasState, piece: int) -> int:
 def on_end(state: AlpujarrasState, piece: int) -> bool:
     """Whether `piece` stands on the end track."""
     return state.track.is_end[state.pos[piece]]  # the table's last entry answers pos -1
-
-
-def place_piece(state: AlpujarrasState, piece: int, space: int) -> None:
-    """Put `piece` on `space`; in a market or harvest space it takes the leftmost open spot
-    (ALP-18)."""
-    spot = 0
-    pos = state.pos
-    if state.track.special[space]:
-        spots = state.spot
-        taken = [spots[i] for i in range(len(pos)) if i != piece and pos[i] == space]
-        while spot in taken:
-            spot += 1
-    pos[piece] = space
-    state.spot[piece] = spot
 
 
 def next_special(state: AlpujarrasState, space: int) -> int:

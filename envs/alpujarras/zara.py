@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import components as C
+from .effects import place_piece
 
 if TYPE_CHECKING:
     from .state import AlpujarrasState
@@ -104,8 +105,6 @@ def place_farmer(state: AlpujarrasState) -> None:
 def take_turn(state: AlpujarrasState) -> int:
     """ZARA-11, ZARA-12, ZARA-13, ZARA-14, ZARA-15, ZARA-16: one full Zara turn; returns the
     roll."""
-    from .turns import place_piece
-
     roll = state.rolls.pop()
     target = die_target(state, roll)
     place_piece(state, state.die, target)
@@ -123,7 +122,5 @@ def take_turn(state: AlpujarrasState) -> int:
 def final_turn(state: AlpujarrasState) -> None:
     """ZARA-17, ZG-14, ZG-15: the player reached the end first; the die goes straight to the
     furthest free end space, with no roll and no mule move, and Zara makes one market action."""
-    from .turns import place_piece
-
     place_piece(state, state.die, furthest_free_end(state))
     market_action(state)

@@ -17,7 +17,8 @@ from .errors import HuertaError
 MIN_TEXT_PX = 11
 
 
-def _pil() -> Any:
+def pil() -> Any:
+    """Pillow's (Image, ImageDraw, ImageFont) modules, imported on first use (an optional extra)."""
     try:
         from PIL import Image, ImageDraw, ImageFont
     except ImportError as exc:
@@ -31,7 +32,7 @@ def _pil() -> Any:
 @lru_cache(maxsize=32)
 def font(size: int) -> Any:
     """Pillow's bundled scalable font at `size` pixels (no system fonts needed)."""
-    _, _, image_font = _pil()
+    _, _, image_font = pil()
     try:
         return image_font.load_default(size=size)
     except TypeError:  # Pillow < 10.1 has only the small bitmap font
@@ -42,7 +43,7 @@ class Canvas:
     """An RGB image with the few drawing verbs the game pictures use."""
 
     def __init__(self, width: int, height: int, background: str = "white") -> None:
-        image, image_draw, _ = _pil()
+        image, image_draw, _ = pil()
         self.image = image.new("RGB", (width, height), background)
         self.draw = image_draw.Draw(self.image)
         self.smallest_text: int | None = None  # the smallest font size drawn so far

@@ -1,10 +1,10 @@
 """The round as a state machine: what the engine does by itself between two decisions.
 
-`advance` runs the current stage (phase 1, 2 or 3, or one of the sixteen activation steps) until a
-player must choose, the game ends, or (in explicit-chance mode) a die must be rolled. A decision
-with exactly one legal action is carried out at once (G-71), so the acting agent always has a
-real choice. Every stage keeps its progress in the state (`queue`, `qpos`, `sub`), so a clone or a
-JSON round trip resumes exactly where the original would.
+`rules.advance` runs the current stage (phase 1, 2 or 3, or one of the sixteen activation steps,
+`RUNNERS` here) until a player must choose, the game ends, or (in explicit-chance mode) a die
+must be rolled. A decision with exactly one legal action is carried out at once (G-71), so the
+acting agent always has a real choice. Every stage keeps its progress in the state (`queue`,
+`qpos`, `sub`), so a clone or a JSON round trip resumes exactly where the original would.
 """
 
 from __future__ import annotations
@@ -46,28 +46,6 @@ def pose(state: MiTierraState, decision: int, player: int) -> None:
     """Ask `player` to take `decision`."""
     state.decision = decision
     state.current_player = player
-
-
-def advance(state: MiTierraState) -> list[int]:
-    """Run automatic play until a decision with two or more legal actions (or the end, or a
-    pending roll in explicit-chance mode); return that decision's legal actions (G-71 lists
-    them to see whether there is a choice; none at the end or while a roll is pending)."""
-    resolver_of = _decisions.RESOLVER_BY_DECISION
-    legal_of = _decisions.LEGAL_BY_DECISION
-    runners = _RUNNERS
-    while not state.terminal and not state.chance_pending:
-        decision = state.decision
-        if decision:  # Decision.NONE is 0
-            legal = legal_of[decision](state, state.current_player)
-            if len(legal) >= 2:
-                return legal
-            if not legal:  # never happens: every decision keeps a legal action (tests check)
-                raise AssertionError(f"no legal action in decision {Decision(state.decision)}")
-            state.decision = 0  # (decisions.resolve, inlined)
-            resolver_of[decision](state, state.current_player, legal[0])
-            continue
-        runners[state.stage](state)
-    return []
 
 
 def enter_stage(state: MiTierraState, stage: int) -> None:
@@ -517,8 +495,9 @@ _STAGE_RUNNERS = {
     Stage.BLACK_MARKET: _run_black_market,
     Stage.LOWER_ROAD: _run_lower_road,
 }
-_RUNNERS = [_STAGE_RUNNERS[stage] for stage in Stage if stage in _STAGE_RUNNERS]
-assert len(_RUNNERS) == int(Stage.GAME_OVER)
+# the runner of each stage, by stage number (rules.advance calls them)
+RUNNERS = [_STAGE_RUNNERS[stage] for stage in Stage if stage in _STAGE_RUNNERS]
+assert len(RUNNERS) == int(Stage.GAME_OVER)
 
 # Plain ints for the hot paths (IntEnum conversions and lookups are slow).
 (_TURN_ORDER, _UPKEEP, _MARKET_MAINTENANCE, _PLACEMENT, _FOREST, _SHEEP, _SQUARE, _CROPS, _COW,
@@ -552,5 +531,3 @@ _FROM_STAGE_BITS = [sum(_STAGE_BITS[st:_FARMS]) if _STAGE_SPACES[st] else 0
 _SPACE_STAGE = {i: st for st in _ZONE_STAGES for i in _STAGE_SPACES[st]}
 ROLL_TABLES = {int(k): v for k, v in ROLL_TABLES.items()}
 ANIMAL_STAGES = {int(k): v for k, v in ANIMAL_STAGES.items()}
-
-from . import decisions as _decisions  # noqa: E402  (circular: used at call time only)

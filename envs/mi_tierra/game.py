@@ -11,9 +11,9 @@ from ..core.engine import GameSpec, SearchSettings
 from ..core.validation import check_seed
 from . import components as C
 from .actions import N_ACTIONS, Decision, Stage
-from .flow import advance
 from .observation import OBS_LAYOUT, OBS_SIZE
 from .observation_spec import SPEC as OBSERVATION_SPEC
+from .rules import advance
 from .state import MiTierraState
 
 # G-56: agent steps (sub-decisions included) before an episode is truncated. Random games take

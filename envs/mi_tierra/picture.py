@@ -278,7 +278,9 @@ def _events(canvas: Canvas, state: MiTierraState, left: int, top: int) -> None:
 
 # --- markets -----------------------------------------------------------------------------------
 
-def _card_lines(card_id: int, inflation: bool) -> tuple[str, str]:
+def card_lines(card_id: int, inflation: bool) -> tuple[str, str]:
+    """A market card's two lines of text (what it takes, and what it pays), shared with the web
+    board."""
     card = C.MARKET_CARDS[card_id]
     if card.kind == "simple":
         price = C.card_unit_price(card, card.good, inflation)
@@ -302,7 +304,7 @@ def _market_card(canvas: Canvas, x: float, y: float, card_id: int, label: str,
     canvas.rect((x, y, x + w, y + h), fill=fill, outline="#d62728" if selling else "#5f7f55",
                 width=4 if selling else 2)
     canvas.text((x + 6, y + 4), f"{label}  {card.code}", size=12, fill=SOFT)
-    first, second = _card_lines(card_id, inflation)
+    first, second = card_lines(card_id, inflation)
     lines = _wrap(first, 19)
     for k, line in enumerate(lines[:2]):
         canvas.text((x + 6, y + 22 + 16 * k), line, size=13, fill=INK)

@@ -2,9 +2,9 @@
 
 `apply` checks the action against the exact legal list first and raises `IllegalActionError`
 before touching anything, so a refused action loses nothing; then it carries the decision out and
-lets the round run on (`flow.advance`) to the next real decision, whose legal actions it keeps
-in `state.options`. On the way the rules record in `state.touched` every part of the game they
-change (groups.py).
+lets the round run on (`advance`: flow.py's stages and decisions.py's forced decisions) to the
+next real decision, whose legal actions it keeps in `state.options`. On the way the rules record
+in `state.touched` every part of the game they change (groups.py).
 """
 
 from __future__ import annotations
@@ -31,14 +31,36 @@ from .actions import (
     action_name,
     describe,
 )
-from .decisions import RESOLVER_BY_DECISION, legal_actions
+from .decisions import LEGAL_BY_DECISION, RESOLVER_BY_DECISION, legal_actions
 from .farm import farm_items
-from .flow import advance, after_roll
+from .flow import RUNNERS, after_roll
 
 if TYPE_CHECKING:
     from .state import MiTierraState
 
 __all__ = ["apply", "apply_chance", "leftover", "legal_actions", "score", "why_illegal"]
+
+
+def advance(state: MiTierraState) -> list[int]:
+    """Run automatic play until a decision with two or more legal actions (or the end, or a
+    pending roll in explicit-chance mode); return that decision's legal actions (G-71 lists
+    them to see whether there is a choice; none at the end or while a roll is pending)."""
+    resolver_of = RESOLVER_BY_DECISION
+    legal_of = LEGAL_BY_DECISION
+    runners = RUNNERS
+    while not state.terminal and not state.chance_pending:
+        decision = state.decision
+        if decision:  # Decision.NONE is 0
+            legal = legal_of[decision](state, state.current_player)
+            if len(legal) >= 2:
+                return legal
+            if not legal:  # never happens: every decision keeps a legal action (tests check)
+                raise AssertionError(f"no legal action in decision {Decision(state.decision)}")
+            state.decision = 0  # (decisions.resolve, inlined)
+            resolver_of[decision](state, state.current_player, legal[0])
+            continue
+        runners[state.stage](state)
+    return []
 
 
 def apply(state: MiTierraState, action: int) -> None:

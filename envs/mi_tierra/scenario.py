@@ -14,8 +14,9 @@ from typing import Any
 
 from . import components as C
 from .actions import Decision, Stage
-from .flow import advance, enter_stage
+from .flow import enter_stage
 from .game import new_game
+from .rules import advance
 from .state import MiTierraState
 
 _TILE = {"apple": C.T_APPLE, "wheat": C.T_WHEAT, "grape": C.T_GRAPE}

@@ -169,26 +169,27 @@ def test_replay_gif_shows_progress_on_stderr(tmp_path, capsys):
 
 
 def test_eval_line_and_summary_name_wilson_intervals(tmp_path):
-    from huerta.training.train import _append_eval, eval_line, summary_line
+    from huerta.training.runs import append_eval
+    from huerta.training.train import eval_line, summary_line
 
     assert eval_line(100_000, {"random": 0.925, "heuristic": 0.1}, 40) == (
         "eval at 100,000 steps: 92.5% [80.1, 97.4] vs random, "
         "10.0% [4.0, 23.1] vs heuristic (40 games each)"
     )
     assert eval_line(0, {"zara": 0.0}, 40) == "eval at 0 steps: 0.0% [0.0, 8.8] vs zara (40 games)"
-    _append_eval(tmp_path, 0, {"random": 0.5, "heuristic": 0.0})
-    _append_eval(tmp_path, 100, {"random": 1.0, "heuristic": 0.25})
-    _append_eval(tmp_path, 200, {"random": 1.0, "heuristic": 0.25})  # a tie keeps the first
+    append_eval(tmp_path, 0, {"random": 0.5, "heuristic": 0.0})
+    append_eval(tmp_path, 100, {"random": 1.0, "heuristic": 0.25})
+    append_eval(tmp_path, 200, {"random": 1.0, "heuristic": 0.25})  # a tie keeps the first
     line = summary_line(tmp_path, 250, 125.0, 4)
     assert line.startswith("training done: 250 steps, 2 min 05 s; best model at 100 steps: ")
     assert "100.0% [51.0, 100.0] vs random" in line
 
 
 def test_eval_csv_times_are_iso_8601_and_old_epoch_rows_still_read(tmp_path):
-    from huerta.training.train import _append_eval, read_eval
+    from huerta.training.runs import append_eval, read_eval
 
     (tmp_path / "eval.csv").write_text("steps,win_rate_vs_random,time\n0,0.5000,1700000000\n")
-    _append_eval(tmp_path, 100, {"random": 0.75})
+    append_eval(tmp_path, 100, {"random": 0.75})
     lines = (tmp_path / "eval.csv").read_text().splitlines()
     assert lines[1].endswith(",1700000000")
     stamp = lines[2].split(",")[-1]

@@ -21,6 +21,7 @@ import numpy as np
 import pytest
 
 from huerta.envs.core.errors import InvalidConfigError
+from huerta.training import runs
 from huerta.training import train as train_module
 from huerta.training.cli import main as cli_main
 from huerta.training.selfplay import OpponentPool, PoolWeights
@@ -360,13 +361,13 @@ def test_bad_settings_file_fails_the_command_naming_the_field(tmp_path, capsys):
 
 
 def test_eval_rows_are_unique_and_trimmed(tmp_path):
-    train_module._append_eval(tmp_path, 0, {"random": 0.5})
-    train_module._append_eval(tmp_path, 256, {"random": 0.25})
-    train_module._append_eval(tmp_path, 256, {"random": 0.75})  # made again: replaces
-    train_module._append_eval(tmp_path, 512, {"random": 1.0})
+    runs.append_eval(tmp_path, 0, {"random": 0.5})
+    runs.append_eval(tmp_path, 256, {"random": 0.25})
+    runs.append_eval(tmp_path, 256, {"random": 0.75})  # made again: replaces
+    runs.append_eval(tmp_path, 512, {"random": 1.0})
     assert [(r["steps"], r["vs_random"]) for r in read_eval(tmp_path)] == [
         (0, 0.5), (256, 0.75), (512, 1.0)]
-    train_module._trim_eval(tmp_path, 300)
+    runs.trim_eval(tmp_path, 300)
     assert _eval_steps(tmp_path) == [0, 256]
     assert not list(tmp_path.glob(".*.tmp"))
 

@@ -66,7 +66,7 @@ def _turn_text(state: AlpujarrasState) -> str:
     """What is left of the turn in progress (as the picture writes it)."""
     if state.terminal or state.phase == Phase.MOVE:
         return ""
-    return "this turn: " + picture._turn_text(state)
+    return "this turn: " + picture.turn_text(state)
 
 
 def _track(state: AlpujarrasState) -> list[dict[str, Any]]:
@@ -76,7 +76,7 @@ def _track(state: AlpujarrasState) -> list[dict[str, Any]]:
         farmland = space.icons.place_farmland if space.kind == C.STANDARD else -1
         spaces.append({
             "kind": space.kind,
-            "label": picture._space_label(space),
+            "label": picture.space_label(space),
             "farmland": farmland,
             # the segment's name where a new segment starts (the picture's divider)
             "segment": C.SEGMENT_NAMES[space.segment] if space.segment != previous else None,

@@ -126,7 +126,7 @@ def _market(state: MiTierraState, card_id: int, label: str, selling: bool,
     if card_id < 0:
         return {"label": label, "empty": True}
     card = C.MARKET_CARDS[card_id]
-    first, second = picture._card_lines(card_id, inflation)
+    first, second = picture.card_lines(card_id, inflation)
     return {"label": label, "empty": False, "code": card.code, "kind": card.kind,
             "lines": [first, second], "selling": selling}
 
