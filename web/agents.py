@@ -24,6 +24,7 @@ import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 from huerta.agents import make_agent
 from huerta.agents.base import Agent
@@ -67,10 +68,11 @@ REFUSED = {
 
 @dataclass(frozen=True)
 class SeatPlan:
-    """A checked agent code of one seat: the code as given, and for `run:ID` the run."""
+    """A checked agent code of one seat: the code as given, and for `run:ID` the run's model
+    file as checked (so the seat is built from the file that was checked, once)."""
 
     code: str
-    run: str | None = None
+    model: Path | None = None
 
 
 def check_web_agent(code: str, game: str, players: int, runs: RunsFolder) -> SeatPlan:
@@ -83,8 +85,7 @@ def check_web_agent(code: str, game: str, players: int, runs: RunsFolder) -> Sea
         run_id = arg.strip()
         if not run_id:
             raise InvalidConfigError(f"run:ID needs a run id: {WEB_USAGE['run']}")
-        check_run_model(runs, run_id, game, players)
-        return SeatPlan(text, run_id)
+        return SeatPlan(text, check_run_model(runs, run_id, game, players))
     name, arg_or_none = split_code(text)  # an unknown name lists the valid codes
     if name in REFUSED:
         raise InvalidConfigError(REFUSED[name])
@@ -113,9 +114,10 @@ def check_web_agent(code: str, game: str, players: int, runs: RunsFolder) -> Sea
     return SeatPlan(text)
 
 
-def check_run_model(runs: RunsFolder, run_id: str, game: str, players: int) -> None:
-    """Refuse a run that the folder does not list, whose model is not a safe regular file, or
-    whose model does not read as a huerta model of `game` (at `players` seats)."""
+def check_run_model(runs: RunsFolder, run_id: str, game: str, players: int) -> Path:
+    """The checked model file of run `run_id`; refuses a run that the folder does not list,
+    whose model is not a safe regular file, or whose model does not read as a huerta model of
+    `game` (at `players` seats)."""
     try:
         path = runs.model(run_id)
     except WebError as exc:
@@ -125,6 +127,7 @@ def check_run_model(runs: RunsFolder, run_id: str, game: str, players: int) -> N
         model.check_game(game, players)
     else:
         model.check_game(game)
+    return path
 
 
 def stoppable_clock(stopped: Callable[[], bool]) -> Callable[[], float]:
@@ -136,12 +139,11 @@ def stoppable_clock(stopped: Callable[[], bool]) -> Callable[[], float]:
     return clock
 
 
-def make_web_agent(plan: SeatPlan, game: str, seed: int, runs: RunsFolder,
-                   stopped: Callable[[], bool]) -> Agent:
+def make_web_agent(plan: SeatPlan, game: str, seed: int, stopped: Callable[[], bool]) -> Agent:
     """The agent of a checked seat, its searches capped at `MAX_DECISION_SECONDS` and
     interrupted once `stopped()`."""
-    if plan.run is not None:
-        agent: Agent = LearnedAgent(seed=seed, game=game, path=str(runs.model(plan.run)))
+    if plan.model is not None:  # read once already, by check_run_model (load_model caches it)
+        agent: Agent = LearnedAgent(seed=seed, game=game, path=str(plan.model))
     else:
         agent = make_agent(plan.code, game=game, seed=seed)
     bound_thinking(agent, stoppable_clock(stopped))

@@ -43,8 +43,8 @@ class PlaySession:
     """One game: the state, the record so far, the agents, and what the page has been told."""
 
     def __init__(self, game: str, num_players: int, seat: int, plans: list[SeatPlan | None],
-                 seed: int, options: dict[str, Any], pace: float, threads: AgentThreads,
-                 runs: RunsFolder) -> None:
+                 seed: int, options: dict[str, Any], pace: float, threads: AgentThreads
+                 ) -> None:
         spec, _ = resolve_game(game, num_players)
         self.id = secrets.token_hex(8)
         self.spec = spec
@@ -62,7 +62,7 @@ class PlaySession:
         self.stopped = False
         self._stopping = threading.Event()  # ends a pace wait at once
         self.agents = [None if plan is None else make_web_agent(
-            plan, spec.name, seed * 10 + s, runs, lambda: self.stopped)
+            plan, spec.name, seed * 10 + s, lambda: self.stopped)
             for s, plan in enumerate(plans)]
         self.moves: list[dict[str, Any]] = []
         self.error: str | None = None
@@ -362,8 +362,7 @@ class SessionStore:
         try:
             session = PlaySession(
                 settings["game"], settings["num_players"], settings["seat"], settings["plans"],
-                settings["seed"], settings["options"], settings["pace"], self.threads,
-                self.runs)
+                settings["seed"], settings["options"], settings["pace"], self.threads)
         except (HuertaError, ValueError, OSError, ImportError) as exc:
             what = "options" if settings["options"] else "game"
             raise WebError(422, what, f"cannot start the game: {exc}") from None
