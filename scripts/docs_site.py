@@ -229,11 +229,12 @@ def game_notes(game: str) -> dict[str, str]:
     placed before the specification, but the version history, which ends the page. A game
     without the file, or without a version history in it, is an error."""
     path = NOTES / f"{game}.md"
+    shown = os.path.relpath(path, ROOT)
     if not path.is_file():
-        raise ValueError(f"{game}: no {path.relative_to(ROOT)} (how it plays, version history)")
+        raise ValueError(f"{game}: no {shown} (how it plays, version history)")
     found = sections(path.read_text(encoding="utf-8"))
     if HISTORY not in found:
-        raise ValueError(f"{path.relative_to(ROOT)}: no section '## {HISTORY}'")
+        raise ValueError(f"{shown}: no section '## {HISTORY}'")
     return {title: rewrite_links(text, f"games/{game}.md") for title, text in found.items()}
 
 
