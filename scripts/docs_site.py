@@ -1,13 +1,19 @@
 """MkDocs hooks that build the documentation site's generated parts from the project's own files.
 
-mkdocs.yml names this file under `hooks:`. It does three things, so that no page of the site can
+mkdocs.yml names this file under `hooks:`. It does four things, so that no page of the site can
 drift from the code or the README:
 
 * **A page per game** (`games/<game>.md`), made at build time: the game's description (the
   docstring of its PettingZoo entry module, as PettingZoo's classic pages do), a picture, the
-  declared facts of its `GameSpec`, a first example, then its specification (`seeds/<game>.md`)
+  declared facts of its `GameSpec`, a first example, the hand-written notes of
+  `docs/game_notes/<game>.md` (how it plays), then its specification (`seeds/<game>.md`)
   section by section, every generated table re-made by the same function of
-  `scripts/<game>_tables.py` that writes the specification's tables.
+  `scripts/<game>_tables.py` that writes the specification's tables, and last the notes'
+  version history. A registered game without notes or without a version history is an error.
+* **The games' navigation and table**: the `Games` section of mkdocs.yml's `nav` is left empty
+  there and filled here from the registry, one entry per game, and a line
+  `<!-- games: table -->` in a page becomes the table of every game (players, PettingZoo entry
+  module, Gymnasium ids), so no list of games is kept by hand.
 * **The command-line reference** (`reference/cli.md`): the `--help` text of every `huerta`
   command, from the parser the command itself uses.
 * **README sections in hand-written pages**: a line `<!-- include: README.md#Title -->` is
@@ -63,6 +69,12 @@ SPEC_SECTIONS = (
     "Component data",
     "How the balance was checked",
 )
+
+NOTES = ROOT / "docs" / "game_notes"  # docs/game_notes/<game>.md: hand-written, not pages
+HISTORY = "Version history"  # the notes' section that closes a game page
+NAV_GAMES = "Games"  # the nav section filled from the registry
+
+GAMES_TABLE = "<!-- games: table -->"
 
 INCLUDE = re.compile(r"^<!-- include: (?P<file>[\w./-]+)#(?P<title>[^>]+?) -->$", re.M)
 LINK = re.compile(r"(!?\[[^\]]*\])\(([^)\s]+)\)")
@@ -212,6 +224,20 @@ def fresh_spec_text(game: str, text: str | None = None) -> str:
     return generated.rewrite(generated.doc.read_text(encoding="utf-8") if text is None else text)
 
 
+def game_notes(game: str) -> dict[str, str]:
+    """The sections of docs/game_notes/<game>.md, links fixed for the game's page: each is
+    placed before the specification, but the version history, which ends the page. A game
+    without the file, or without a version history in it, is an error."""
+    path = NOTES / f"{game}.md"
+    shown = os.path.relpath(path, ROOT)
+    if not path.is_file():
+        raise ValueError(f"{game}: no {shown} (how it plays, version history)")
+    found = sections(path.read_text(encoding="utf-8"))
+    if HISTORY not in found:
+        raise ValueError(f"{shown}: no section '## {HISTORY}'")
+    return {title: rewrite_links(text, f"games/{game}.md") for title, text in found.items()}
+
+
 def game_page(game: str) -> str:
     """The markdown of the site page of `game`."""
     title, entry, picture = GAMES[game]
@@ -222,16 +248,57 @@ def game_page(game: str) -> str:
     unknown = set(spec_sections) - set(SPEC_SECTIONS)
     if unknown:
         raise ValueError(f"seeds/{game}.md: sections the game page does not place: {unknown}")
+    notes = game_notes(game)
     lines = [f"# {title}", "", description, "",
              f"![{title}: a game between heuristic agents](../{picture})", "",
              "## At a glance", "", *_facts(game), "",
              "## A first game", "",
              "Random legal play through the AEC API (every game has the same interface):", "",
              *_example(game), ""]
+    for name, text in notes.items():
+        if name != HISTORY:
+            lines += [f"## {name}", "", text, ""]
     for name in SPEC_SECTIONS:
         if name in spec_sections:
             lines += [f"## {name}", "", spec_sections[name], ""]
+    lines += [f"## {HISTORY}", "", notes[HISTORY], ""]
     return "\n".join(lines)
+
+
+def games_table(page_uri: str) -> str:
+    """The table of every registered game, for the page `page_uri`: its page, player counts,
+    PettingZoo entry module and Gymnasium ids (a variant's beside its game's)."""
+    from huerta.envs.core.registry import get_game, gym_ids
+
+    ids = gym_ids()
+    page_dir = posixpath.dirname(page_uri) or "."
+    lines = ["| game | players | PettingZoo | Gymnasium |", "|---|---|---|---|"]
+    for game, (title, entry, _) in GAMES.items():
+        spec = get_game(game)
+        counts = sorted(spec.player_counts)
+        players = f"{counts[0]}–{counts[-1]}" if len(counts) > 1 else str(counts[0])
+        gym = ", ".join(f"`{i}`" for i, (_, kwargs) in ids.items() if kwargs["game"] == game)
+        link = posixpath.relpath(f"games/{game}.md", page_dir)
+        lines.append(f"| [{title}]({link}) | {players} | `{entry}` | {gym} |")
+    return "\n".join(lines)
+
+
+def games_nav() -> list[dict[str, str]]:
+    """The nav entries of the game pages, in the registry's order."""
+    return [{title: f"games/{game}.md"} for game, (title, _, _) in GAMES.items()]
+
+
+def fill_nav(nav: list[Any]) -> list[Any]:
+    """mkdocs.yml's nav with its empty `Games` section filled from the registry; a nav without
+    that section, or one that lists games by hand there, is an error."""
+    for item in nav:
+        if isinstance(item, dict) and NAV_GAMES in item:
+            if item[NAV_GAMES]:
+                raise ValueError(f"mkdocs.yml: the nav's '{NAV_GAMES}' section must be empty "
+                                 "(scripts/docs_site.py fills it from the game registry)")
+            item[NAV_GAMES] = games_nav()
+            return nav
+    raise ValueError(f"mkdocs.yml: no '{NAV_GAMES}: []' section in the nav to fill")
 
 
 # --- the command-line reference ---------------------------------------------------------------
@@ -287,6 +354,11 @@ def _package_links() -> None:
 _package_links()
 
 
+def on_config(config: Any) -> Any:
+    config["nav"] = fill_nav(config["nav"])
+    return config
+
+
 def on_files(files: Any, config: Any) -> Any:
     from mkdocs.structure.files import File
 
@@ -296,6 +368,8 @@ def on_files(files: Any, config: Any) -> Any:
 
 
 def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
+    if GAMES_TABLE in markdown:
+        markdown = markdown.replace(GAMES_TABLE, games_table(page.file.src_uri))
     return INCLUDE.sub(
         lambda m: readme_section(m.group("title").strip(), page.file.src_uri, m.group("file")),
         markdown,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -50,8 +51,13 @@ def test_the_site_builds_strict_and_every_local_link_resolves(site):
     assert problems == []
     pages = {p.relative_to(site).as_posix() for p in site.rglob("*.html")}
     assert {"index.html", "gymnasium.html", "agents.html", "training.html", "tournaments.html",
-            "cli.html", "reference/cli.html", "reference/api.html"} <= pages
+            "cli.html", "reference/cli.html", "reference/api.html", "results/index.html",
+            "results/agents.html", "results/training.html", "results/speed.html"} <= pages
     assert {f"games/{game}.html" for game in game_names()} <= pages  # a page per game
+    assert not any(page.startswith("game_notes/") for page in pages)  # notes, not pages
+    home = (site / "index.html").read_text(encoding="utf-8")
+    for game in game_names():  # the generated nav and games table link every game's page
+        assert home.count(f'href="games/{game}.html"') >= 2, game
 
 
 def test_the_link_checker_finds_a_broken_file_and_a_broken_anchor(tmp_path):
@@ -124,9 +130,9 @@ def test_readme_links_are_rewritten_for_the_page_they_land_on():
 
 def test_an_include_line_takes_the_readme_section_without_its_heading():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = docs_site.readme_section("Tournaments", "tournaments.md")
-    assert "## Tournaments" not in section
-    assert section.splitlines()[1].startswith("huerta tournament")
+    section = docs_site.readme_section("The two commands", "index.md")
+    assert "## The two commands" not in section
+    assert section.splitlines()[1].startswith("make run")
     assert section.strip().splitlines()[-1] in readme
     with pytest.raises(ValueError, match="has no section '## Nowhere'"):
         docs_site.readme_section("Nowhere", "index.md")
@@ -141,4 +147,46 @@ def test_sections_ignore_headings_inside_code_blocks():
 def test_every_hand_written_page_is_in_the_navigation():
     nav = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
     for page in (ROOT / "docs").rglob("*.md"):
+        if page.is_relative_to(docs_site.NOTES):  # placed in the game pages, not pages
+            continue
         assert page.relative_to(ROOT / "docs").as_posix() in nav
+
+
+def test_the_games_nav_comes_from_the_registry_not_a_hand_kept_list():
+    config = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    assert re.search(r"^  - Games: \[\]", config, re.M)
+    assert "games/" not in config  # no game page is named by hand
+    nav = docs_site.fill_nav([{"Home": "index.md"}, {"Games": []}, {"Agents": "agents.md"}])
+    assert nav[1]["Games"] == [{get_game(g).display_name: f"games/{g}.md"} for g in game_names()]
+    with pytest.raises(ValueError, match="must be empty"):
+        docs_site.fill_nav([{"Games": [{"Finca": "games/finca.md"}]}])
+    with pytest.raises(ValueError, match="no 'Games: \\[\\]' section"):
+        docs_site.fill_nav([{"Home": "index.md"}])
+
+
+def test_the_games_table_has_every_game():
+    table = docs_site.games_table("index.md")
+    for game in game_names():
+        spec = get_game(game)
+        assert f"[{spec.display_name}](games/{game}.md)" in table
+        assert f"`{spec.env_module}`" in table and f"`{spec.gym_id}`" in table
+    assert "](../games/finca.md)" in docs_site.games_table("results/index.md")
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_a_game_page_says_how_it_plays_and_ends_with_its_version_history(game):
+    page = docs_site.game_page(game)
+    assert "\n## How it plays\n" in page
+    history = page.index("\n## Version history\n")
+    assert history > page.index("\n## Rule clauses\n")  # after the specification
+    assert "| date | commit | change | effect on play |" in page[history:]
+    assert "v0" in page[history:]
+
+
+def test_a_game_without_notes_or_a_version_history_is_refused(tmp_path, monkeypatch):
+    monkeypatch.setattr(docs_site, "NOTES", tmp_path)
+    with pytest.raises(ValueError, match=r"finca: no .*finca\.md"):
+        docs_site.game_notes("finca")
+    (tmp_path / "finca.md").write_text("## How it plays\n\nWindmills.\n")
+    with pytest.raises(ValueError, match="no section '## Version history'"):
+        docs_site.game_notes("finca")

@@ -1,10 +1,14 @@
-"""The README's commands run, so the README cannot go stale.
+"""The commands of the README and of the documentation pages run, so neither can go stale.
 
-Every `huerta ...` command the README shows, in a ```bash block or inline, is parsed by the
-command's own parser (a renamed flag, a game or a removed command fails here). The bash blocks
-are then run in order, each in a fresh folder, as a user would paste them, with small budgets:
-`--games 2`, `--steps 64` (or `--value-games 4`) and a tiny network for training, `mcts:4`.
-The same holds for the docs site's pages (docs/*.md): their Python blocks run too.
+Every `huerta ...` command the README or a hand-written docs page (docs/**/*.md) shows, in a
+```bash or ```sh block or inline, is parsed by the command's own parser (a renamed flag, a game
+or a removed command fails here). The bash blocks are then run in order, each in a fresh folder,
+as a user would paste them, with small budgets: `--games 2`, `--steps 64` (or `--value-games 4`)
+and a tiny network for training, `mcts:4`; so are the inline `huerta tournament` and
+`huerta train` commands of the README and the manual's pages. The results pages (docs/results/)
+record the commands that made each figure: their tournaments run always, their training runs
+(dearer, and many) under HUERTA_FULL=1 (tests/budgets.py). Commands on a Ray cluster
+(`--backend`) are parsed, not run. The docs pages' Python blocks run too.
 """
 
 from __future__ import annotations
@@ -15,12 +19,21 @@ import shlex
 from pathlib import Path
 
 import pytest
+from budgets import FULL
 
 from huerta.training.cli import build_parser
 from huerta.training.cli import main as huerta
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")
+DOC_PAGES = sorted((ROOT / "docs").rglob("*.md"))
+RESULTS = ROOT / "docs" / "results"
+# every text whose commands are checked: the README first, then the docs pages by path
+TEXTS = {"README.md": README} | {
+    page.relative_to(ROOT).as_posix(): page.read_text(encoding="utf-8") for page in DOC_PAGES
+}
+MANUAL = {name: text for name, text in TEXTS.items()
+          if not (ROOT / name).is_relative_to(RESULTS)}
 
 # settings that make `huerta train` finish in seconds; the README's flags are kept
 TINY_TRAINING = {
@@ -29,7 +42,7 @@ TINY_TRAINING = {
     "envs": 1, "imitation_games": 2, "imitation_epochs": 1, "value_epochs": 1,
     "cem_population": 2, "cem_elite": 1, "cem_deals": 1,
 }
-PLACEHOLDER = re.compile(r"\b[A-Z][A-Z_.]{2,}\b|\[|\.\.\.")
+PLACEHOLDER = re.compile(r"\b[A-Z][A-Z_.]{2,}\b|\[|\.\.\.|<")
 
 
 def bash_blocks(text: str = README) -> list[list[str]]:
@@ -60,9 +73,32 @@ def sh_commands(text: str = README) -> list[str]:
     return found
 
 
+def all_bash_blocks() -> list[list[str]]:
+    """The bash blocks of the README and every docs page, each once, in the texts' order."""
+    seen: list[list[str]] = []
+    for text in TEXTS.values():
+        seen += [block for block in bash_blocks(text) if block not in seen]
+    return seen
+
+
 def huerta_commands() -> list[str]:
-    return sorted({c for block in bash_blocks() for c in block if c.startswith("huerta ")}
-                  | set(inline_commands()) | set(sh_commands()))
+    return sorted({c for block in all_bash_blocks() for c in block if c.startswith("huerta ")}
+                  | {c for text in TEXTS.values() for c in inline_commands(text)}
+                  | {c for text in TEXTS.values() for c in sh_commands(text)})
+
+
+def runnable_inline(texts: dict[str, str]) -> set[str]:
+    """The inline `huerta tournament` and `huerta train` commands with arguments of `texts`
+    that run on this machine (not on a Ray cluster)."""
+    return {c for text in texts.values() for c in inline_commands(text)
+            if c.split()[1] in ("tournament", "train") and len(c.split()) > 2
+            and "--backend" not in c.split()}
+
+
+# the manual's commands and the results pages' tournaments run always; the results pages'
+# training runs under HUERTA_FULL=1
+INLINE_RUNS = sorted(runnable_inline(MANUAL) | {
+    c for c in runnable_inline(TEXTS) if FULL or c.split()[1] == "tournament"})
 
 
 def small(argv: list[str]) -> list[str]:
@@ -110,9 +146,19 @@ def training_method(argv: list[str]) -> str:
     return TrainConfig(game=argv[1], players=players).check().method
 
 
-def test_the_readme_shows_commands_to_check():
-    assert len(bash_blocks()) >= 4
+def test_the_readme_and_the_docs_show_commands_to_check():
+    assert len(all_bash_blocks()) >= 4
     assert len(huerta_commands()) >= 10
+    assert {"docs/training.md", "docs/tournaments.md", "docs/benchmark.md"} <= set(TEXTS)
+
+
+def test_the_results_pages_commands_are_checked_too():
+    results = {name: text for name, text in TEXTS.items() if name not in MANUAL}
+    assert results, "no results pages under docs/results/"
+    recorded = {c for text in results.values() for c in inline_commands(text)}
+    assert recorded <= set(huerta_commands())
+    assert {c for c in runnable_inline(results) if c.split()[1] == "tournament"} <= set(
+        INLINE_RUNS)
 
 
 @pytest.mark.parametrize("command", huerta_commands())
@@ -134,7 +180,7 @@ def test_the_two_commands_are_make_targets():
     assert "make docs" in README
 
 
-@pytest.mark.parametrize("block", bash_blocks()[1:], ids=lambda b: b[0][:40])
+@pytest.mark.parametrize("block", all_bash_blocks()[1:], ids=lambda b: b[0][:40])
 def test_every_readme_block_runs_with_small_budgets(block, tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "tiny.json").write_text(json.dumps(TINY_TRAINING))
@@ -157,18 +203,13 @@ def test_every_readme_block_runs_with_small_budgets(block, tmp_path, monkeypatch
             assert (Path(out_dir) / made).is_file(), command
 
 
-@pytest.mark.parametrize("command", [
-    c for c in inline_commands() if c.split()[1] in ("tournament", "train") and len(c.split()) > 2
-])
-def test_inline_readme_commands_run_with_small_budgets(command, tmp_path, monkeypatch, capsys):
+@pytest.mark.parametrize("command", INLINE_RUNS)
+def test_inline_commands_run_with_small_budgets(command, tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "tiny.json").write_text(json.dumps(TINY_TRAINING))
     code = huerta(small(shlex.split(command)[1:]))
     out = capsys.readouterr()
     assert code == 0, f"{command}\n{out.out}\n{out.err}"
-
-
-DOC_PAGES = sorted((ROOT / "docs").rglob("*.md"))
 
 
 @pytest.mark.parametrize("page", [p for p in DOC_PAGES if "```python" in p.read_text()],

@@ -14,10 +14,13 @@ from huerta.agents.learned import MODELS, LearnedAgent, PolicyNetwork, load_mode
 from huerta.agents.registry import check_agent_code
 from huerta.agents.value_weights import ValueWeights, is_weights_file
 from huerta.envs.core.errors import InvalidConfigError
-from huerta.envs.core.registry import game_names, get_game
+from huerta.envs.core.registry import game_names, game_variants, get_game, own_player_counts
 from huerta.training.matches import play_game
 
-SHIPPED = [("finca", 2), ("alpujarras", 2), ("alpujarras", 1), ("mi_tierra", 2)]
+# one shipped model per game (its smallest own player count, 2 for every game today: the model
+# also sits at bigger tables) and one per variant (the solo game), from the registry
+SHIPPED = [(game, own_player_counts(game)[0]) for game in game_names()] + list(
+    game_variants().values())
 
 
 def _is_policy(path) -> bool:
