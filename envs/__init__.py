@@ -9,6 +9,8 @@ Gymnasium's registry (the single-agent env, `gymnasium.make`) and in PettingZoo'
   `star_sides`).
 - `huerta/MiTierra-v0`: Mi Tierra, 2-4 players, likewise.
 
+`gymnasium.make_vec("huerta/Finca-v0", num_envs=64, vectorization_mode="vector_entry_point",
+opponents="heuristic")` steps 64 games in one process (`huerta.envs.core.vector_env`);
 `pettingzoo.make("aec", "huerta/Finca-v0", num_players=3)` gives the same env as
 `huerta.envs.finca_v0.env(num_players=3)`; `huerta/AlpujarrasSolo-v0` is the solo game.
 
@@ -27,6 +29,7 @@ from .core.errors import (
     IllegalActionError,
     InvalidConfigError,
 )
+from .core.registry import VECTOR_ENTRY_POINT as _VECTOR_ENTRY_POINT
 from .core.registry import gym_ids as _gym_ids
 from .core.registry import pettingzoo_ids as _pettingzoo_ids
 
@@ -39,6 +42,7 @@ for _env_id, (_entry_point, _kwargs) in _GYM_IDS.items():
             id=_env_id,
             entry_point=_entry_point,
             kwargs=_kwargs,
+            vector_entry_point=_VECTOR_ENTRY_POINT,
             disable_env_checker=False,
         )
 

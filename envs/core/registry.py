@@ -28,6 +28,8 @@ GAME_MODULES = {
 }
 
 SINGLE_AGENT_ENTRY_POINT = "huerta.envs.core.single_agent:SingleAgentEnv"
+# what `gymnasium.make_vec(id, vectorization_mode="vector_entry_point")` makes, for every id
+VECTOR_ENTRY_POINT = "huerta.envs.core.vector_env:BoardGameVectorEnv"
 
 
 def game_variants() -> dict[str, tuple[str, int]]:
