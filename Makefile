@@ -13,7 +13,7 @@ $(STAMP): pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
 	$(PIP) install --quiet --upgrade pip
 	$(PIP) install --quiet "torch==2.13.0"
-	$(PIP) install --quiet -e ".[train,dev,docs,web,ray,openspiel]"
+	$(PIP) install --quiet -e ".[train,dev,docs,web,ray,openspiel,recipes]"
 	touch $(STAMP)
 
 run: $(STAMP)

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PAGES = ["vector.md"]
+PAGES = ["vector.md", "recipes.md"]
 
 
 @pytest.mark.parametrize("page", PAGES)
