@@ -9,11 +9,13 @@ STAMP := $(VENV)/.installed
 
 setup: $(STAMP)
 
+# setuptools' "Editable installation" notice (information only, printed for every project whose
+# folders map to packages, as envs/ -> huerta.envs) is the one message of the set-up silenced
 $(STAMP): pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
 	$(PIP) install --quiet --upgrade pip
 	$(PIP) install --quiet "torch==2.13.0"
-	$(PIP) install --quiet -e ".[train,dev,docs,web,ray]"
+	PYTHONWARNINGS="ignore:Editable installation" $(PIP) install --quiet -e ".[train,dev,docs,web,ray,openspiel,recipes]"
 	touch $(STAMP)
 
 run: $(STAMP)

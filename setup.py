@@ -13,13 +13,17 @@ PACKAGE_DIRS = {
 }
 
 
+# folders of package data without Python: the page's static files, the shipped learned agents
+DATA_PACKAGES = ["huerta.web.static", "huerta.agents.models"]
+
+
 def packages() -> list[str]:
-    """Each top folder's package and the packages inside it, plus the page's static files (a
-    folder of package data without Python)."""
+    """Each top folder's package and the packages inside it, plus the data folders (listed, so
+    that setuptools ships them without a warning)."""
     found = []
     for name, folder in PACKAGE_DIRS.items():
         found += [name, *(f"{name}.{sub}" for sub in find_packages(folder))]
-    return [*found, "huerta.web.static"]
+    return [*found, *DATA_PACKAGES]
 
 
 setup(packages=packages(), package_dir=PACKAGE_DIRS)

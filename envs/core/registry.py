@@ -14,6 +14,7 @@ as its game name.
 from __future__ import annotations
 
 import importlib
+from dataclasses import dataclass
 from typing import Any
 
 from .engine import GameSpec
@@ -27,6 +28,8 @@ GAME_MODULES = {
 }
 
 SINGLE_AGENT_ENTRY_POINT = "huerta.envs.core.single_agent:SingleAgentEnv"
+# what `gymnasium.make_vec(id, vectorization_mode="vector_entry_point")` makes, for every id
+VECTOR_ENTRY_POINT = "huerta.envs.core.vector_env:BoardGameVectorEnv"
 
 
 def game_variants() -> dict[str, tuple[str, int]]:
@@ -77,6 +80,44 @@ def gym_ids() -> dict[str, tuple[str, dict[str, Any]]]:
                 variant.gym_entry_point, {"game": spec.name, "num_players": variant.players}
             )
     return ids
+
+
+def pettingzoo_ids() -> dict[str, tuple[str, dict[str, Any]]]:
+    """Every id huerta registers with PettingZoo's AEC registry -> (entry point, kwargs): the
+    same ids as Gymnasium's (`huerta/Finca-v0`), each making the game's PettingZoo env, so that
+    `pettingzoo.make("aec", "huerta/Finca-v0", num_players=3)` works; a variant's id fixes its
+    player count (`huerta/AlpujarrasSolo-v0`)."""
+    ids: dict[str, tuple[str, dict[str, Any]]] = {}
+    for spec in game_specs():
+        if not (spec.gym_id and spec.env_module):
+            continue
+        entry_point = f"{spec.env_module}:env"
+        ids[spec.gym_id] = (entry_point, {})
+        for variant in spec.variants.values():
+            ids[variant.gym_id] = (
+                VariantEnv(variant.gym_id, entry_point, variant.players, spec.gym_id), {}
+            )
+    return ids
+
+
+@dataclass(frozen=True)
+class VariantEnv:
+    """The PettingZoo maker of a variant's id: the game's env at the variant's player count
+    (`huerta/AlpujarrasSolo-v0`: 1), any other `num_players` refused naming the game's own id."""
+
+    env_id: str
+    entry_point: str
+    players: int
+    game_id: str
+
+    def __call__(self, num_players: int | None = None, **kwargs: Any) -> Any:
+        """The env, with the game's options in `kwargs`."""
+        if num_players is not None and num_players != self.players:
+            raise InvalidConfigError(
+                f"{self.env_id}: num_players={num_players!r}; this is the {self.players}-player "
+                f"game: valid values: {self.players} (use {self.game_id} for other counts)"
+            )
+        return load_attribute(self.entry_point)(num_players=self.players, **kwargs)
 
 
 def get_game(name: str) -> GameSpec:
