@@ -25,7 +25,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -35,7 +35,7 @@ from huerta.envs.core.view import PlayerView
 
 from .base import Agent
 from .heuristics import HEURISTICS, heuristic_module, make_heuristic, search_settings_of
-from .heuristics.protocol import PositionValue, SearchSettings, SoloValue
+from .heuristics.protocol import HeuristicAgent, PositionValue, SearchSettings, SoloValue
 from .mcts import resolve_chance
 
 MAX_SECONDS = 0.9  # the cap on one decision; the last simulation may run a little over
@@ -111,7 +111,7 @@ class SearchAgent(Agent):
         self.value: PositionValue = heuristic.position_value
         self.solo_value: SoloValue | None = heuristic.solo_value
         self.scale = settings.margin_scale
-        self.base = make_heuristic(game, seed=seed)
+        self.base = cast(HeuristicAgent, make_heuristic(game, seed=seed))
         self.last_step = -2  # the game step of this agent's previous decision
         self.last_stats: dict[str, Any] = {}
         self.clock: Callable[[], float] = time.perf_counter
@@ -128,10 +128,10 @@ class SearchAgent(Agent):
         start = self.clock()
         mid_turn = self.last_step == view.steps - 1
         self.last_step = view.steps
-        before = getattr(self.base, "first_values", None)
+        before = self.base.first_values
         default = self.base.decide(observation, view)  # also keeps the heuristic's turn plan
         if view.num_players == 1:  # solo: every decision is ours; a turn is a fresh plan
-            mid_turn = getattr(self.base, "first_values", None) is before
+            mid_turn = self.base.first_values is before
         legal = [int(a) for a in np.flatnonzero(observation["action_mask"])]
         if mid_turn or len(legal) == 1:
             return default
@@ -143,7 +143,7 @@ class SearchAgent(Agent):
     def _candidates(self, legal: list[int], default: int) -> list[int]:
         """The default and the `width - 1` other actions the heuristic valued most in the
         decision it just made (every legal action where it gave no values)."""
-        values = getattr(self.base, "first_values", None) or {}
+        values = self.base.first_values
         others = [a for a in legal if a != default]
         if values:
             others.sort(key=lambda a: values.get(a, -math.inf), reverse=True)

@@ -16,8 +16,6 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-from ..base import Agent
-
 # (state, seat) -> how good `state` is for `seat`, in the game's points
 PositionValue = Callable[[Any, int], float]
 # state of a solo game -> the log of the chance that its player wins
@@ -44,11 +42,25 @@ class SearchSettings:
     width: int  # candidates compared: the heuristic's choice and its width - 1 next best
 
 
+class HeuristicAgent(Protocol):
+    """A game's heuristic agent as the search agent drives it: an agent that plans whole turns
+    (`plan`: the rest of its turn, emptied to make it plan afresh) and keeps the value it gave
+    each first action of its last decision (`first_values`, a fresh dict per planned decision,
+    empty where it valued none)."""
+
+    first_values: dict[int, float]
+    plan: list[int]
+
+    def decide(self, observation: dict[str, np.ndarray], view: Any = None) -> int: ...
+
+    def reset(self, seed: int | None = None) -> None: ...
+
+
 @runtime_checkable
 class Heuristic(Protocol):
     """The members of a game's heuristic package (`huerta.agents.heuristics.<game>`).
 
-    - `AGENT`: the hand-written agent, `AGENT(seed=..., **options)`;
+    - `AGENT`: the hand-written agent (a `HeuristicAgent`), `AGENT(seed=..., **options)`;
     - `SEARCH`: the search agent's settings for the game, None where it has no search agent;
     - `position_value(state, seat)`: how good a position is for a seat, in points (the search
       agent scores its cut-off simulations with it, the afterstate agent takes it as its prior);
@@ -59,7 +71,7 @@ class Heuristic(Protocol):
       rated by `judge` (the afterstate agent's), None for a game without one.
     """
 
-    AGENT: Callable[..., Agent]
+    AGENT: Callable[..., HeuristicAgent]
     SEARCH: SearchSettings | None
     position_value: PositionValue
     solo_value: SoloValue | None
