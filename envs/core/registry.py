@@ -43,6 +43,14 @@ def game_variants() -> dict[str, tuple[str, int]]:
     }
 
 
+def load_attribute(path: str) -> Any:
+    """The object a `"package.module:attribute"` path names (a spec's `heuristic`, a variant's
+    `gym_entry_point`), imported on demand; a path without `:` names a module."""
+    module, _, attribute = path.partition(":")
+    loaded = importlib.import_module(module)
+    return getattr(loaded, attribute) if attribute else loaded
+
+
 def game_names() -> list[str]:
     """Every registered game name."""
     return list(GAME_MODULES)
