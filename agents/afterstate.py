@@ -43,30 +43,40 @@ from huerta.envs.core.errors import InvalidConfigError
 from huerta.envs.core.view import PlayerView
 
 from .base import TurnPlanner
+from .heuristics import HEURISTICS, heuristic_module
+from .heuristics.protocol import Heuristic
 
 KIND = "afterstate_value"  # `about["kind"]` of a value file (a policy file has none)
 HEURISTIC_TERMS = 3  # values appended to the observation: see `heuristic_terms`
-GAMES = ("finca", "alpujarras")  # games whose heuristic module has `afterstate_turn`
+
+
+def afterstate_games() -> list[str]:
+    """The games with an afterstate agent: those whose heuristic declares an `afterstate_turn`
+    (its turn search) and search settings (their margin scale is the prior's unit)."""
+    return [game for game in HEURISTICS
+            if heuristic_module(game).afterstate_turn is not None
+            and heuristic_module(game).SEARCH is not None]
 
 
 def margin_scale(game: str) -> float:
     """Points of the heuristic's margin that make a 73% win chance (the game's
     `SearchSettings.margin_scale`)."""
-    from huerta.envs.core.registry import get_game
-
-    settings = get_game(game).search
-    if settings is None or game not in GAMES:
+    games = afterstate_games()
+    if game not in games:
         raise InvalidConfigError(f"no afterstate agent for game {game!r}; games with one: "
-                                 f"{', '.join(GAMES)}")
-    return settings.margin_scale
+                                 f"{', '.join(games)}")
+    return heuristic_module(game).SEARCH.margin_scale  # type: ignore[union-attr]
 
 
-def heuristic_terms(module: Any, state: Any, me: int, scale: float) -> tuple[float, list[float]]:
+def heuristic_terms(module: Heuristic, state: Any, me: int,
+                    scale: float) -> tuple[float, list[float]]:
     """(prior win logit, the terms appended to the observation) of a position for seat `me`,
     from the heuristic module's value: its margin over the best other seat in units of
     `scale` (solo: the log win chance `solo_value` as a logit), and the two values it compares,
     scaled to a few units at most."""
     if state.num_players == 1:
+        if module.solo_value is None:
+            raise InvalidConfigError("a solo game's position needs the heuristic's solo_value")
         # solo_value is a log chance of -300 to -10 over a game: the logit is that log chance
         # where it is small, and is never clipped (a clip would tie the turns it ranks)
         log_p = min(module.solo_value(state), -1e-9)
@@ -232,10 +242,8 @@ class Judge:
 
     def _find_module(self) -> None:
         """Look up the game's heuristic module and its `stalled` once (not per position)."""
-        from huerta.agents.heuristics import heuristic_module
-
         self.module = heuristic_module(self.game)
-        self.stalled = getattr(self.module, "stalled", None)  # where the game has such positions
+        self.stalled = self.module.stalled  # None where the game has no such positions
 
     def __getstate__(self) -> dict[str, Any]:
         """The judge's fields without the heuristic module (a module does not pickle): a copy,
@@ -295,9 +303,9 @@ class AfterstateAgent(TurnPlanner):
         self.judge.rng = self.rng
 
     def plan_turn(self, view: PlayerView, legal: np.ndarray) -> list[int]:
-        from huerta.agents.heuristics import heuristic_module
-
         state = view.determinize(self.rng)
         self.judge.me = view.player
-        return heuristic_module(self.game).afterstate_turn(state, view.player, self.judge,
-                                                           self.rng)
+        search = self.judge.module.afterstate_turn
+        if search is None:  # margin_scale refused such a game when the judge was made
+            raise InvalidConfigError(f"no afterstate agent for game {self.game!r}")
+        return search(state, view.player, self.judge, self.rng)

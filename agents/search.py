@@ -25,51 +25,30 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
-from huerta.envs.core.engine import GameState, SearchSettings
+from huerta.envs.core.engine import GameState
 from huerta.envs.core.errors import InvalidConfigError
-from huerta.envs.core.registry import game_specs
 from huerta.envs.core.view import PlayerView
 
 from .base import Agent
-from .heuristics import heuristic_module, make_heuristic
+from .heuristics import HEURISTICS, heuristic_module, make_heuristic, search_settings_of
+from .heuristics.protocol import HeuristicAgent, PositionValue, SearchSettings, SoloValue
 from .mcts import resolve_chance
-
-Evaluator = Callable[[GameState, int], float]
-SoloEvaluator = Callable[[GameState], float]
 
 MAX_SECONDS = 0.9  # the cap on one decision; the last simulation may run a little over
 
 
-def _evaluator(game: str) -> Evaluator:
-    """The heuristic's value of a position for one seat: `position_value` of the module of the
-    game's heuristic (`GameSpec.heuristic`)."""
-    check_search_game(game)
-    value = getattr(heuristic_module(game), "position_value", None)
-    if value is None:
-        raise InvalidConfigError(
-            f"no search agent for game {game!r}: its heuristic has no position_value"
-        )
-    return value
-
-
-def _solo_evaluator(game: str) -> SoloEvaluator | None:
-    """The heuristic's log win chance of a solo position: `solo_value` of the module of the
-    game's heuristic, or None for a game without a solo variant's value."""
-    return getattr(heuristic_module(game), "solo_value", None)
-
-
 def search_settings(game: str) -> SearchSettings:
-    """The search agent's settings for `game`, from its spec (`GameSpec.search`: the margin that
-    makes a 73% win chance, and the default simulations, horizon and width). A game whose spec
-    has none, or no game of that name, is refused naming the games that have them."""
-    specs = {spec.name: spec for spec in game_specs()}
-    settings = specs[game].search if game in specs else None
+    """The search agent's settings for `game`, declared beside its heuristic (the package's
+    `SEARCH`: the margin that makes a 73% win chance, and the default simulations, horizon and
+    width). A game without them, or no game of that name, is refused naming the games that
+    have them."""
+    settings = search_settings_of(game) if game in HEURISTICS else None
     if settings is None:
-        games = [name for name, spec in specs.items() if spec.search is not None]
+        games = [name for name in HEURISTICS if search_settings_of(name) is not None]
         raise InvalidConfigError(
             f"no search agent for game {game!r}; games with one: {', '.join(games)}"
         )
@@ -88,7 +67,8 @@ class SearchAgent(Agent):
     Options: `seconds` (the time budget of one decision, default `MAX_SECONDS`), `simulations`
     (per decision), `horizon` (turns of this player simulated after the current one; 0 plays to
     the end of the game) and `width` (candidates compared), each by default the game's
-    `GameSpec.search`; `min_samples` (simulations per candidate in a round, default 1).
+    `SEARCH` (declared beside its heuristic); `min_samples` (simulations per candidate in a
+    round, default 1).
     The budget is read from `clock` (`time.perf_counter`; a test may substitute its own).
     """
 
@@ -127,10 +107,11 @@ class SearchAgent(Agent):
         if width < 2:
             raise InvalidConfigError(f"search width must be at least 2, got {width}")
         self.width = int(width)
-        self.value = _evaluator(game)
-        self.solo_value = _solo_evaluator(game)
+        heuristic = heuristic_module(game)
+        self.value: PositionValue = heuristic.position_value
+        self.solo_value: SoloValue | None = heuristic.solo_value
         self.scale = settings.margin_scale
-        self.base = make_heuristic(game, seed=seed)
+        self.base = cast(HeuristicAgent, make_heuristic(game, seed=seed))
         self.last_step = -2  # the game step of this agent's previous decision
         self.last_stats: dict[str, Any] = {}
         self.clock: Callable[[], float] = time.perf_counter
@@ -147,10 +128,10 @@ class SearchAgent(Agent):
         start = self.clock()
         mid_turn = self.last_step == view.steps - 1
         self.last_step = view.steps
-        before = getattr(self.base, "first_values", None)
+        before = self.base.first_values
         default = self.base.decide(observation, view)  # also keeps the heuristic's turn plan
         if view.num_players == 1:  # solo: every decision is ours; a turn is a fresh plan
-            mid_turn = getattr(self.base, "first_values", None) is before
+            mid_turn = self.base.first_values is before
         legal = [int(a) for a in np.flatnonzero(observation["action_mask"])]
         if mid_turn or len(legal) == 1:
             return default
@@ -162,7 +143,7 @@ class SearchAgent(Agent):
     def _candidates(self, legal: list[int], default: int) -> list[int]:
         """The default and the `width - 1` other actions the heuristic valued most in the
         decision it just made (every legal action where it gave no values)."""
-        values = getattr(self.base, "first_values", None) or {}
+        values = self.base.first_values
         others = [a for a in legal if a != default]
         if values:
             others.sort(key=lambda a: values.get(a, -math.inf), reverse=True)

@@ -14,6 +14,10 @@ opponents="heuristic")` steps 64 games in one process (`huerta.envs.core.vector_
 `pettingzoo.make("aec", "huerta/Finca-v0", num_players=3)` gives the same env as
 `huerta.envs.finca_v0.env(num_players=3)`; `huerta/AlpujarrasSolo-v0` is the solo game.
 
+The ids' entry points are `huerta.agents.gym_env`'s (`make_single_agent_env`,
+`make_vector_env`), where opponents given as agent codes ("random", "heuristic") become agents;
+importing this package registers the ids and changes nothing else (the engine imports no agent).
+
 Every Gymnasium id takes `render_mode` None, "ansi" (the text board), "human" (printed) or
 "rgb_array" (a picture), all listed in the class's metadata, so `gymnasium.make` warns of none
 of them.
@@ -22,7 +26,6 @@ of them.
 import pettingzoo
 from gymnasium.envs.registration import register, registry
 
-from .core import policies as _policies
 from .core.errors import (
     CallOrderError,
     CorruptRecordError,
@@ -51,17 +54,6 @@ for _env_id, (_entry_point, _kwargs) in _pettingzoo_ids().items():
     if _env_id not in pettingzoo.aec_registry:
         pettingzoo.register("aec", _env_id, entry_point=_entry_point, kwargs=_kwargs)
 
-
-def _agent_from_code(code: str, game: str, seed: int | None = None):
-    """An opponent given as an agent code ("random", "heuristic", ...) to an env: huerta.agents'
-    own `make_agent`, imported on first use. The wiring lives here, in the package, so that the
-    engine (huerta.envs.core) imports no agent."""
-    from huerta.agents import make_agent
-
-    return make_agent(code, game=game, seed=seed)
-
-
-_policies.set_agent_code_resolver(_agent_from_code)
 
 __all__ = [
     "CallOrderError", "CorruptRecordError", "IllegalActionError", "InvalidConfigError",

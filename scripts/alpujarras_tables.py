@@ -21,31 +21,29 @@ cannot silently fall behind. The observation tables come whole from the declarat
 (envs/alpujarras/observation_spec.py), which states every block's and field's meaning itself.
 
 The markers, the markdown helpers, --write/--check and the command line are shared with the
-other games' scripts in scripts/spec_tables.py (imported from this script's own folder, see
-there); this script holds only the Alpujarras tables and their descriptions.
+other games' scripts in scripts/spec_tables.py; this script holds only the Alpujarras
+tables and their descriptions.
 """
 
 from __future__ import annotations
 
-import re
 import sys
 from collections.abc import Callable
-from pathlib import Path
+
+from spec_tables import (  # scripts/ is not a package: see scripts/spec_tables.py
+    SpecTables,
+    call_parts,
+    check_described,
+    observation_fields_table,
+    observation_layout_table,
+    table,
+    transitions_table,
+)
 
 from huerta.envs.alpujarras import components as C
 from huerta.envs.alpujarras.actions import N_ACTIONS, Phase, action_name
 from huerta.envs.alpujarras.game import DEFAULT_MAX_STEPS
 from huerta.envs.alpujarras.observation_spec import SPEC, STEP_SCALE
-
-_HERE = str(Path(__file__).resolve().parent)
-if _HERE not in sys.path:  # scripts/ is not a package; see scripts/spec_tables.py
-    sys.path.insert(0, _HERE)
-from spec_tables import (  # noqa: E402
-    SpecTables,
-    observation_fields_table,
-    observation_layout_table,
-    table,
-)
 
 
 def _fruits(kinds: tuple[int, ...]) -> str:
@@ -220,9 +218,7 @@ _ACTION_KINDS: dict[str, tuple[str, str]] = {
 
 def action_kind(action: int) -> tuple[str, str]:
     """('MOVE_TO', '3') for MOVE_TO(3), ('END_TURN', '') for END_TURN."""
-    name = action_name(action)
-    m = re.fullmatch(r"(\w+)\(([\w,]+)\)", name)
-    return (m.group(1), m.group(2)) if m else (name, "")
+    return call_parts(action_name(action))
 
 
 def _legal_phases(action: int) -> str:
@@ -307,10 +303,9 @@ TRANSITIONS: tuple[tuple[str, str, str, str], ...] = (
 )
 
 
-def transitions_table() -> list[str]:
+def transitions() -> list[str]:
     """Every phase change an action can cause (checked against play by the tests)."""
-    rows = [(f"`{a}`", f"`{k}`", f"`{b}`", why) for a, k, b, why in TRANSITIONS]
-    return table(("from", "action", "to", "when"), rows)
+    return transitions_table(TRANSITIONS)
 
 
 # --- observation (every text and number from the declaration, observation_spec.py) ------------
@@ -340,13 +335,13 @@ TABLES: dict[str, Callable[[], list[str]]] = {
     "norias": norias_table,
     "actions": actions_table,
     "phases": phases_table,
-    "transitions": transitions_table,
+    "transitions": transitions,
     "obs_layout": obs_layout_table,
     "obs_fields": obs_fields_table,
 }
 
-assert set(_ACTION_KINDS) == {action_kind(a)[0] for a in range(N_ACTIONS)}
-assert set(_PHASES) == {p.name for p in Phase}
+check_described(_ACTION_KINDS, (action_kind(a)[0] for a in range(N_ACTIONS)), "action kinds")
+check_described(_PHASES, (p.name for p in Phase), "phases")
 # game_meta.steps's meaning names the default truncation as its scale
 assert STEP_SCALE == DEFAULT_MAX_STEPS
 

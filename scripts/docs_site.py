@@ -44,13 +44,12 @@ SCRIPTS = ROOT / "scripts"
 
 def _games() -> dict[str, tuple[str, str, str]]:
     """game -> (title, PettingZoo entry module, picture under docs/), from every registered
-    game's spec (`GameSpec.title`, `env_module`, `picture`)."""
+    game's spec (`GameSpec.title`, `env_module`) and the docs' own convention for the picture
+    (`docs/<game>.png`, which scripts/<game>_pictures.py draws)."""
     from huerta.envs.core.registry import game_specs
 
-    return {
-        spec.name: (spec.display_name, spec.env_module, spec.picture.removeprefix("docs/"))
-        for spec in game_specs()
-    }
+    return {spec.name: (spec.display_name, spec.env_module, f"{spec.name}.png")
+            for spec in game_specs()}
 
 
 GAMES: dict[str, tuple[str, str, str]] = _games()

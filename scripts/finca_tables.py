@@ -20,16 +20,26 @@ live here, keyed by name: a new action kind, phase or observation block without 
 makes this script fail, so the document cannot silently fall behind.
 
 The markers, the markdown helpers, --write/--check and the command line are shared with the
-other games' scripts in scripts/spec_tables.py (imported from this script's own folder, see
-there); this script holds only the Finca tables and their descriptions.
+other games' scripts in scripts/spec_tables.py; this script holds only the Finca
+tables and their descriptions.
 """
 
 from __future__ import annotations
 
-import re
 import sys
 from collections.abc import Callable
-from pathlib import Path
+
+from spec_tables import (  # scripts/ is not a package: see scripts/spec_tables.py
+    SpecTables,
+    block_fields_table,
+    call_parts,
+    check_described,
+    observation_fields_table,
+    observation_layout_table,
+    slots_text,
+    table,
+    transitions_table,
+)
 
 from huerta.envs.finca import components as C
 from huerta.envs.finca.actions import (
@@ -46,17 +56,6 @@ from huerta.envs.finca.actions import (
     action_name,
 )
 from huerta.envs.finca.observation_spec import MAX_SEATS, SPEC
-
-_HERE = str(Path(__file__).resolve().parent)
-if _HERE not in sys.path:  # scripts/ is not a package; see scripts/spec_tables.py
-    sys.path.insert(0, _HERE)
-from spec_tables import (  # noqa: E402
-    SpecTables,
-    block_fields_table,
-    observation_fields_table,
-    observation_layout_table,
-    table,
-)
 
 ALL_PHASES = "INTRO, MAIN, DM_MOVE_1, DM_MOVE_2, GUST_SOURCE, GUST_TARGET"
 
@@ -183,9 +182,7 @@ _ACTION_KINDS: dict[str, tuple[str, str]] = {
 
 def action_kind(action: int) -> tuple[str, str]:
     """('BLADE', '3') for BLADE(3), ('CONFIRM', '') for CONFIRM."""
-    name = action_name(action)
-    m = re.fullmatch(r"(\w+)\((\w+)\)", name)
-    return (m.group(1), m.group(2)) if m else (name, "")
+    return call_parts(action_name(action))
 
 
 def actions_table() -> list[str]:
@@ -251,10 +248,9 @@ TRANSITIONS: tuple[tuple[str, str, str, str], ...] = (
 )
 
 
-def transitions_table() -> list[str]:
+def transitions() -> list[str]:
     """Every phase change an action can cause (checked against random play by the tests)."""
-    rows = [(f"`{a}`", f"`{k}`", f"`{b}`", why) for a, k, b, why in TRANSITIONS]
-    return table(("from", "action", "to", "when"), rows)
+    return transitions_table(TRANSITIONS)
 
 
 # --- observation (every text and number from the declaration, observation_spec.py) ------------
@@ -282,8 +278,8 @@ def community_fields_table() -> list[str]:
 
 
 def player_slots_text() -> list[str]:
-    slots = ", ".join(f"slot {k} at {SPEC.offset('players', copy=k)}" for k in range(MAX_SEATS))
-    return [f"Player slots start at: {slots}."]
+    """Where each seat slot of the `players` block starts."""
+    return slots_text(SPEC, "players", MAX_SEATS)
 
 
 def community_slots_text() -> list[str]:
@@ -302,7 +298,7 @@ TABLES: dict[str, Callable[[], list[str]]] = {
     "scoring": scoring_table,
     "actions": actions_table,
     "phases": phases_table,
-    "transitions": transitions_table,
+    "transitions": transitions,
     "obs_layout": obs_layout_table,
     "obs_fields": obs_fields_table,
     "player_fields": player_fields_table,
@@ -311,7 +307,7 @@ TABLES: dict[str, Callable[[], list[str]]] = {
     "community_fields": community_fields_table,
 }
 
-assert set(_ACTION_KINDS) == {action_kind(a)[0] for a in range(N_ACTIONS)}
+check_described(_ACTION_KINDS, (action_kind(a)[0] for a in range(N_ACTIONS)), "action kinds")
 assert {COMM0, FRUIT0, DELIVER, PLAY_DOUBLE, PLAY_GUST, PLAY_LARGE, PLAY_ONELESS, CONFIRM} < set(
     range(N_ACTIONS)
 )

@@ -22,31 +22,29 @@ the declaration, envs/mi_tierra/observation_spec.py, where every block and field
 meaning.
 
 The markers, the markdown helpers, --write/--check and the command line are shared with the
-other games' scripts in scripts/spec_tables.py (imported from this script's own folder, see
-there); this script holds only the Mi Tierra tables and their descriptions.
+other games' scripts in scripts/spec_tables.py; this script holds only the Mi Tierra
+tables and their descriptions.
 """
 
 from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from pathlib import Path
+
+from spec_tables import (  # scripts/ is not a package: see scripts/spec_tables.py
+    SpecTables,
+    block_fields_table,
+    check_described,
+    observation_fields_table,
+    observation_layout_table,
+    slots_text,
+    table,
+)
 
 from huerta.envs.mi_tierra import components as C
 from huerta.envs.mi_tierra.actions import N_ACTIONS, Decision, Stage, action_name
 from huerta.envs.mi_tierra.game import DEFAULT_MAX_STEPS
 from huerta.envs.mi_tierra.observation_spec import MAX_SEATS, SPEC
-
-_HERE = str(Path(__file__).resolve().parent)
-if _HERE not in sys.path:  # scripts/ is not a package; see scripts/spec_tables.py
-    sys.path.insert(0, _HERE)
-from spec_tables import (  # noqa: E402
-    SpecTables,
-    block_fields_table,
-    observation_fields_table,
-    observation_layout_table,
-    table,
-)
 
 # --- component data ------------------------------------------------------------------------------
 
@@ -467,8 +465,8 @@ def context_fields_table() -> list[str]:
 
 
 def player_slots_text() -> list[str]:
-    slots = ", ".join(f"slot {k} at {SPEC.offset('players', copy=k)}" for k in range(MAX_SEATS))
-    return [f"Player slots start at: {slots}."]
+    """Where each seat slot of the `players` block starts."""
+    return slots_text(SPEC, "players", MAX_SEATS)
 
 
 def truncation_text() -> list[str]:
@@ -503,9 +501,9 @@ TABLES: dict[str, Callable[[], list[str]]] = {
     "truncation": truncation_text,
 }
 
-assert set(_ACTION_KINDS) == {action_kind(a)[0] for a in range(N_ACTIONS)}
-assert set(_DECISIONS) == {d.name for d in Decision}
-assert set(_STAGES) == {s.name for s in Stage}
+check_described(_ACTION_KINDS, (action_kind(a)[0] for a in range(N_ACTIONS)), "action kinds")
+check_described(_DECISIONS, (d.name for d in Decision), "decisions")
+check_described(_STAGES, (s.name for s in Stage), "stages")
 
 
 GENERATED = SpecTables.for_game("mi_tierra", TABLES, __doc__)

@@ -13,19 +13,11 @@ rewrites or checks a document, and runs the common command line (`--write`, `--c
 names to print); the game scripts and their tests (tests/spec_document_helpers.py) all go
 through it, so the three documents follow one format.
 
-scripts/ is not a package: the game scripts are run as files and the tests load them with
-importlib. A game script therefore puts its own folder on sys.path (unless it is there already)
-and then imports this module by name,
-
-    _HERE = str(Path(__file__).resolve().parent)
-    if _HERE not in sys.path:
-        sys.path.insert(0, _HERE)
-    from spec_tables import SpecTables, table  # noqa: E402
-
-which works the same whether the script is run directly (Python already put scripts/ first on
-sys.path) or loaded from its file path by a test, and keeps one module object, spec_tables, for
-all three scripts in one process. Loading this file with importlib from each script instead
-would repeat those loading lines in every script, the duplication this module removes.
+scripts/ is not a package: the game scripts are run as files (`python scripts/finca_tables.py`,
+which puts scripts/ first on sys.path) and import this module by name, `from spec_tables import
+...`; whatever loads a game script from its file path instead (the tests'
+spec_document_helpers.load_generator, scripts/docs_site.py) puts scripts/ on sys.path first, so
+one module object, spec_tables, serves all three scripts in one process.
 """
 
 from __future__ import annotations
@@ -87,6 +79,35 @@ def block_fields_table(spec, block: str) -> list[str]:
     rows = [(f"`{name}`", at, size, divisor, encoding, meaning)
             for name, at, size, encoding, divisor, meaning in spec.field_rows(block)]
     return table(("field", "offset in block", "size", "divided by", "encoding", "contents"), rows)
+
+
+def call_parts(name: str) -> tuple[str, str]:
+    """An action name split into its kind and argument: ('BLADE', '3') for BLADE(3),
+    ('DELIVER', '1,2') for DELIVER(1,2), ('CONFIRM', '') for CONFIRM."""
+    m = re.fullmatch(r"(\w+)\(([\w,]+)\)", name)
+    return (m.group(1), m.group(2)) if m else (name, "")
+
+
+def transitions_table(transitions: Iterable[tuple[str, str, str, str]]) -> list[str]:
+    """The phase changes an action can cause: (from, action kind, to, when) rows."""
+    rows = [(f"`{a}`", f"`{k}`", f"`{b}`", why) for a, k, b, why in transitions]
+    return table(("from", "action", "to", "when"), rows)
+
+
+def slots_text(spec, block: str, count: int) -> list[str]:
+    """Where each of the `count` seat slots of a repeated observation `block` starts."""
+    slots = ", ".join(f"slot {k} at {spec.offset(block, copy=k)}" for k in range(count))
+    return [f"Player slots start at: {slots}."]
+
+
+def check_described(described: Iterable[str], found: Iterable[str], what: str) -> None:
+    """Stop the script when the descriptions written here (`described`) and what the code has
+    (`found`) differ: a new action kind, phase or stage without a description, or one
+    described that no longer exists, would otherwise fall out of the document silently."""
+    described, found = set(described), set(found)
+    if described != found:
+        raise SystemExit(f"{what}: not described {sorted(found - described)}, described but "
+                         f"gone {sorted(described - found)}")
 
 
 # --- marked blocks and the command line -------------------------------------------------------

@@ -43,8 +43,11 @@ Row = dict[str, str]
 
 def load_generator(game: str) -> ModuleType:
     """scripts/<game>_tables.py loaded from its file (scripts/ is not a package); registered in
-    sys.modules as <game>_tables unless a module of that name is there already."""
+    sys.modules as <game>_tables unless a module of that name is there already. scripts/ goes
+    on sys.path first, as running the script puts it there: it imports its sibling spec_tables."""
     name = f"{game}_tables"
+    if str(ROOT / "scripts") not in sys.path:
+        sys.path.insert(0, str(ROOT / "scripts"))
     spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
     assert spec is not None and spec.loader is not None, name
     module = importlib.util.module_from_spec(spec)

@@ -128,7 +128,6 @@ def record_chunk(game: str, players: int, seed: int, options: dict[str, Any], ch
                  games: int) -> Afterstates:
     """Games `chunk * CHUNK_GAMES ...` (`games` of them) of the heuristic at every seat, every
     turn boundary recorded from every seat's point of view."""
-    import huerta.envs  # noqa: F401  (sets up the agent codes in a fresh worker)
     from huerta.agents.heuristics import heuristic_module, make_heuristic
     from huerta.envs.core.policies import policy_action
     from huerta.envs.core.registry import get_game
@@ -345,7 +344,6 @@ def _evaluate_part(path: str, game: str, players: int, opponent: str, seed: int,
                    options: dict[str, Any], games: range) -> float:
     """Wins (a shared victory counts 1/k) of the afterstate agent in `path` over `games` (game
     indices: seats rotate, seeds fixed by index)."""
-    import huerta.envs  # noqa: F401
     from huerta.agents import make_agent
 
     from .matches import play_game
@@ -519,9 +517,9 @@ def run_facts(run: Path, config: Any) -> dict[str, Any]:
     flags = ""
     if config.value_games != TrainConfig.value_games:
         flags += f" --value-games {config.value_games}"
-    from huerta.envs.core.registry import get_game
+    from .games import default_method
 
-    if get_game(config.game).training_methods.get(config.players, "ppo") != "afterstate":
+    if default_method(config.game, config.players) != "afterstate":
         flags += " --method afterstate"
     facts: dict[str, Any] = {
         "method": "afterstate", "command": f"huerta train {name} --seed {config.seed}{flags} "

@@ -150,7 +150,6 @@ def play_deals(weights: dict[str, float], seeds: Sequence[int],
                options: dict[str, Any]) -> tuple[int, int]:
     """(wins, duties met) of the solo heuristic with `weights` over the deals `seeds` (the agent
     seeded as `play_game` seeds seat 0: the same for every candidate)."""
-    import huerta.envs  # noqa: F401  (a fresh worker)
     from huerta.envs.alpujarras.effects import solo_duties_met
 
     from .matches import play_game

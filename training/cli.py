@@ -485,11 +485,13 @@ def _sigterm_as_interrupt() -> Iterator[None]:
 
 def main_mcts_budget() -> dict[str, int]:
     """MCTS iterations per decision in the main job, per game: each game's
-    `GameSpec.demo_mcts_budget` (a Mi Tierra rollout is a whole game of dice and markets, ~200
-    decisions, so its budget is smaller to keep `make run` to a few minutes)."""
-    from huerta.envs.core.registry import game_specs
+    `demo_mcts_budget` (training/games.py: a Mi Tierra rollout is a whole game of dice and
+    markets, ~200 decisions, so its budget is smaller to keep `make run` to a few minutes)."""
+    from huerta.envs.core.registry import game_names
 
-    return {spec.name: spec.demo_mcts_budget for spec in game_specs()}
+    from .games import training_facts
+
+    return {game: training_facts(game).demo_mcts_budget for game in game_names()}
 
 
 def _main_job(args: argparse.Namespace) -> int:

@@ -18,6 +18,7 @@ from huerta.envs.core.registry import resolve_game
 from huerta.envs.core.rewards import REWARD_MODES
 from huerta.envs.core.validation import check_game_options
 
+from .games import default_method, training_facts
 from .runs import checked_float, checked_int, is_int, refuse
 from .selfplay import PoolWeights
 
@@ -65,8 +66,7 @@ class TrainConfig:
     # how to train: "ppo" (MaskablePPO self-play, the settings above and below), "afterstate"
     # (the heuristic's search with a learned value, training/afterstate.py: the value_*
     # settings) or "cem" (the Alpujarras solo value's constants learned by the cross-entropy
-    # method, training/cem.py: the cem_* settings); "": the game's (GameSpec.training_methods,
-    # else "ppo")
+    # method, training/cem.py: the cem_* settings); "": the game's (training/games.py, else "ppo")
     method: str = ""
     value_games: int = 2000  # heuristic games recorded (the curve's last point)
     value_horizon: int = 6  # turns ahead whose heuristic margin is a position's target
@@ -79,7 +79,7 @@ class TrainConfig:
     cem_deals: int = 64  # fresh deals against Zara every candidate of a generation plays
     # self-play
     snapshot_every: int = 100_000
-    # opponent kinds' weights; None or kinds left out: the game's (GameSpec.training_pool),
+    # opponent kinds' weights; None or kinds left out: the game's (training/games.py),
     # else PoolWeights' defaults
     pool_weights: dict[str, float] | None = None
     # bookkeeping
@@ -150,13 +150,13 @@ class TrainConfig:
         if not isinstance(self.progress, bool):
             refuse("progress", self.progress, "true or false")
         if self.method == "":
-            self.method = spec.training_methods.get(self.players, "ppo")
+            self.method = default_method(spec.name, self.players)
         if self.method not in METHODS:
             refuse("method", self.method, "one of " + ", ".join(METHODS))
         if self.method == "afterstate":
-            from huerta.agents.afterstate import GAMES
+            from huerta.agents.afterstate import afterstate_games
 
-            if spec.name not in GAMES:
+            if spec.name not in (GAMES := afterstate_games()):
                 raise InvalidConfigError(f"method=afterstate: no afterstate agent for "
                                          f"{spec.name}; games with one: {', '.join(GAMES)}")
         if self.method == "cem":
@@ -176,7 +176,7 @@ class TrainConfig:
                                           len(self.net_arch))
         weights = {} if self.pool_weights is None else self.pool_weights
         if isinstance(weights, dict):  # (anything else is refused below, named)
-            weights = {**asdict(PoolWeights()), **spec.training_pool, **weights}
+            weights = {**asdict(PoolWeights()), **training_facts(spec.name).pool, **weights}
         self.pool_weights = _checked_weights(weights)
         self._check_game_options(spec)
         return self

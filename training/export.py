@@ -40,9 +40,9 @@ def run_facts(run: Path) -> dict[str, Any]:
         game = config.get("game")
         name = f"{game}-solo" if config.get("players") == 1 else game
         flags = ""
-        from huerta.envs.core.registry import get_game
+        from .games import default_method
 
-        default = get_game(game).training_methods.get(config.get("players", 2), "ppo")
+        default = default_method(game, config.get("players", 2))
         if config.get("method", "ppo") != default:
             flags += f" --method {config.get('method', 'ppo')}"
         if config.get("steps") != DEFAULT_STEPS:

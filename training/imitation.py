@@ -94,7 +94,6 @@ def record_chunk(
 ) -> Positions:
     """Games `chunk * CHUNK_GAMES ...` (`games` of them) of the heuristic at every seat, every
     decision recorded with its return for the seat that took it."""
-    import huerta.envs  # noqa: F401  (sets up the agent codes in a fresh worker)
     from huerta.agents.heuristics import make_heuristic
     from huerta.envs.core.policies import policy_action
     from huerta.envs.core.registry import get_game

@@ -173,7 +173,8 @@ class SelfPlayEnv(SingleAgentEnv):
         weights: PoolWeights | None = None,
         **kwargs: Any,
     ) -> None:
-        super().__init__(game=game, num_players=num_players, opponents="random", **kwargs)
+        super().__init__(game=game, num_players=num_players, opponents="random",
+                         agent_codes=make_agent, **kwargs)
         self.pool = OpponentPool(
             self.game_spec.name, Path(pool_dir) if pool_dir else None, weights or PoolWeights()
         )

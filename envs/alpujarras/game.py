@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from ..core.engine import GameSpec, GameVariant, SearchSettings
+from ..core.engine import GameSpec, GameVariant
 from ..core.errors import InvalidConfigError
 from ..core.validation import check_seed
 from . import components as C
@@ -232,18 +232,4 @@ SPEC = GameSpec(
     clause_prefixes=("ALP", "ZARA"),
     clause_minimum=94,
     scenario_prefixes=("TS", "ZS"),
-    picture="docs/alpujarras.png",
-    heuristic="huerta.agents.heuristics.alpujarras:AlpujarrasHeuristic",
-    board_module="huerta.web.boards.alpujarras",
-    demo_mcts_budget=100,
-    search=SearchSettings(margin_scale=4.0, simulations=24, horizon=1, width=4),
-    # the heuristic at one episode in a hundred, not ten: it searches every turn, and an untrained
-    # learner hands it many turns in a row, so at 0.1 it took 89% of the training time, while
-    # the learner lost every evaluation against it either way (README, Training)
-    training_pool={"heuristic": 0.01, "random": 0.29},
-    # `huerta train alpujarras` learns the heuristic's value (60% against it, where PPO reached
-    # 20%), `huerta train alpujarras-solo` the solo value's constants (21% of the deals against
-    # Zara, where PPO reached 5% and the heuristic wins 13-16%): README, Training
-    training_methods={1: "cem", 2: "afterstate", 3: "afterstate", 4: "afterstate"},
-    golden_seeds={1: 10, 2: 7, 3: 8, 4: 9},
 )

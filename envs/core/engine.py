@@ -144,28 +144,16 @@ class GameVariant:
 
 
 @dataclass(frozen=True)
-class SearchSettings:
-    """The search agent's tuning for one game (`huerta.agents.search`): settings of the agent,
-    not rules of the game, kept in the game's spec so that the agent lists no games."""
-
-    # points of margin that make a 73% (e^1 : 1) win chance: about a turn's gain
-    margin_scale: float
-    simulations: int  # simulations per decision
-    horizon: int  # turns of this player simulated after the current one (0: to the game's end)
-    width: int  # candidates compared: the heuristic's choice and its width - 1 next best
-
-
-@dataclass(frozen=True)
 class GameSpec:
     """Declared facts of one game and how to make its states; one per game, in its package.
 
-    Besides the engine's facts, a spec holds every per-game fact the rest of the project lists
-    games by, so a new game is its own package plus one line of `huerta.envs.core.registry`:
-    its Gymnasium id and variants, its PettingZoo entry module, its specification document and
-    clause ids, the web page's board module, the dotted path of its heuristic agent, the search
-    agent's settings and its self-play opponent weights. Paths of modules outside `huerta.envs`
-    are strings (`module:attribute`), resolved where they are used, so the engine imports no
-    agent and no web code.
+    A spec holds the engine's facts only, as OpenSpiel's game type and info do: the game's
+    names, player counts, action and observation sizes, how to make and restore its states, its
+    options and render modes, its Gymnasium ids and PettingZoo entry module, and its rules
+    document with the clause ids it holds. What the other layers keep per game they find in
+    their own layer by the game's name: the heuristic and the search agent's settings in
+    `huerta.agents.heuristics.<game>`, the web page's board in `huerta.web.boards.<game>`,
+    training's defaults in `huerta.training.games`.
     """
 
     name: str
@@ -191,25 +179,6 @@ class GameSpec:
     clause_minimum: int = 1  # clause ids the spec holds at least (a lost section fails a test)
     # the spec's scenario test ids ("T-05"): each defined there once and named by a test
     scenario_prefixes: tuple[str, ...] = ()
-    picture: str = ""  # the README's picture of the game, from the repository root
-    heuristic: str = ""  # "module:factory" of the hand-written agent (factory(seed, **options))
-    board_module: str = ""  # the web page's board module (state_json, PALETTE, ...)
-    # the demonstration's MCTS iterations per decision (`huerta run`): a game whose random
-    # rollout is long gets fewer, to keep the run to a few minutes
-    demo_mcts_budget: int = 50
-    # the search agent's settings (`huerta.agents.search`), chosen by the measurements in the
-    # README; None: the game has no search agent
-    search: SearchSettings | None = None
-    # self-play opponent-pool weights (`huerta train`, kind -> weight) where the game's differ
-    # from the library's (`huerta.training.selfplay.PoolWeights`), chosen by the measurements
-    # in the README
-    training_pool: Mapping[str, float] = field(default_factory=dict)
-    # player count -> `huerta train`'s default method where it is not "ppo" ("afterstate": the
-    # heuristic's search with a learned value; "cem": the Alpujarras solo value's constants
-    # learned against Zara), chosen by the measurements in the README
-    training_methods: Mapping[int, str] = field(default_factory=dict)
-    # player count -> seed of the checked-in golden playthrough (tests/golden)
-    golden_seeds: Mapping[int, int] = field(default_factory=dict)
 
     def decode_observation(self, obs: Any) -> dict[str, Any]:
         """An observation vector back to named raw values, block by block (for debugging and

@@ -1,11 +1,12 @@
 """Turning whatever a user passes as an opponent into something that picks actions.
 
 An opponent may be an agent object with `act(observation, view=None)`, a plain callable taking the
-observation dict, or a short code string such as "random", which the resolver that `huerta.envs`
-sets up hands to `huerta.agents` (the engine imports no agent). What it
-returns is checked like a user's action (envs/core/validation.py): an int id, a numpy integer or a
-0-d integer array, legal now; anything else raises `IllegalActionError` naming the seat, the
-policy and the value, before the game is touched.
+observation dict, or a short code string such as "random", which only the caller's resolver turns
+into an agent (`agent_codes`: `huerta.agents.make_agent`, which the Gymnasium ids' entry point
+`huerta.agents.gym_env` hands over; the engine imports no agent). What it returns is checked
+like a user's action (envs/core/validation.py): an int id, a numpy integer or a 0-d integer
+array, legal now; anything else raises `IllegalActionError` naming the seat, the policy and the
+value, before the game is touched.
 """
 
 from __future__ import annotations
@@ -41,28 +42,20 @@ class CallablePolicy:
 
 AgentCodeResolver = Callable[..., Any]  # (code, game=..., seed=...) -> agent
 
-# how an agent code string becomes an agent: set by `huerta.envs` (huerta.agents' make_agent,
-# imported on first use); the engine itself knows no agent
-_agent_code_resolver: AgentCodeResolver | None = None
 
-
-def set_agent_code_resolver(resolver: AgentCodeResolver | None) -> AgentCodeResolver | None:
-    """Make `resolver(code, game=..., seed=...)` turn agent code strings into agents (None: no
-    codes taken); returns the resolver it replaces."""
-    global _agent_code_resolver
-    previous, _agent_code_resolver = _agent_code_resolver, resolver
-    return previous
-
-
-def make_policy(spec: Any, game: str, seed: int | None = None) -> Any:
-    """A policy from an agent object, a callable or an agent code (see `huerta.agents`)."""
+def make_policy(spec: Any, game: str, seed: int | None = None,
+                agent_codes: AgentCodeResolver | None = None) -> Any:
+    """A policy from an agent object, a callable or an agent code, which `agent_codes(code,
+    game=..., seed=...)` turns into an agent (`huerta.agents.make_agent`); a code without a
+    resolver is refused, saying how to get one."""
     if isinstance(spec, str):
-        if _agent_code_resolver is None:
+        if agent_codes is None:
             raise InvalidConfigError(
-                f"an opponent given as the agent code {spec!r}, but no agent codes are set up "
-                "(huerta.envs.core.policies.set_agent_code_resolver); pass an agent or a callable"
+                f"an opponent given as the agent code {spec!r}, but this env takes no agent "
+                "codes: make it with gymnasium.make (huerta.agents resolves them), pass "
+                "agent_codes=huerta.agents.make_agent, or pass an agent or a callable"
             )
-        return _agent_code_resolver(spec, game=game, seed=seed)
+        return agent_codes(spec, game=game, seed=seed)
     if hasattr(spec, "act"):
         return spec
     if callable(spec):

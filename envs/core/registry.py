@@ -27,9 +27,11 @@ GAME_MODULES = {
     "mi_tierra": "huerta.envs.mi_tierra.game",
 }
 
-SINGLE_AGENT_ENTRY_POINT = "huerta.envs.core.single_agent:SingleAgentEnv"
-# what `gymnasium.make_vec(id, vectorization_mode="vector_entry_point")` makes, for every id
-VECTOR_ENTRY_POINT = "huerta.envs.core.vector_env:BoardGameVectorEnv"
+# the ids' entry points: the envs of huerta.envs.core.single_agent and .vector_env, made where agent
+# codes ("random", "heuristic") can be resolved (huerta.agents imports the engine, never the
+# reverse); `gymnasium.make_vec(id, vectorization_mode="vector_entry_point")` makes the second
+SINGLE_AGENT_ENTRY_POINT = "huerta.agents.gym_env:make_single_agent_env"
+VECTOR_ENTRY_POINT = "huerta.agents.gym_env:make_vector_env"
 
 
 def game_variants() -> dict[str, tuple[str, int]]:

@@ -17,7 +17,7 @@ import numpy as np
 from gymnasium import spaces
 
 from .errors import CallOrderError, IllegalActionError, InvalidConfigError
-from .policies import make_policy, policy_action
+from .policies import AgentCodeResolver, make_policy, policy_action
 from .records import GameRecord
 from .registry import get_game
 from .rewards import check_reward_mode
@@ -40,7 +40,8 @@ class SingleAgentEnv(gymnasium.Env):
         game: registered game name ("finca").
         num_players: seats at the table, the learner included.
         opponents: one policy for every other seat, or a single one used for all of them; each an
-            agent, a callable `f(obs_dict) -> action` or an agent code such as "random".
+            agent, a callable `f(obs_dict) -> action` or an agent code such as "random" (taken
+            only with `agent_codes`).
         learner_seat: fix the learner's seat (0 .. num_players - 1); None draws it uniformly per
             episode.
         reward: terminal reward mode ("win_loss", "score_margin", "rank").
@@ -56,6 +57,9 @@ class SingleAgentEnv(gymnasium.Env):
             game the duties met (see seeds/alpujarras.md); over an episode these add up to w
             times the final potential, so the win/loss objective is kept and only made denser.
             A finite number.
+        agent_codes: how an opponent given as an agent code becomes an agent,
+            `agent_codes(code, game=..., seed=...)`: `huerta.agents.make_agent`, which the
+            Gymnasium ids' entry point (`huerta.agents.gym_env`) passes; None takes no codes.
 
     `reset(seed=..., options=...)` takes a non-negative int seed (or None) and no options (None
     or {}).
@@ -78,6 +82,7 @@ class SingleAgentEnv(gymnasium.Env):
         render_mode: str | None = None,
         illegal_action_penalty: float | None = None,
         shaping: float = 0.0,
+        agent_codes: AgentCodeResolver | None = None,
         **options: Any,
     ) -> None:
         self.illegal_action_penalty = check_finite(
@@ -101,7 +106,8 @@ class SingleAgentEnv(gymnasium.Env):
         self.render_mode = render_mode
         self.max_steps = check_max_steps(max_steps, self.game_spec.default_max_steps)
         self.opponent_specs = self._opponent_list(opponents)
-        self.opponents = [make_policy(o, self.game_spec.name) for o in self.opponent_specs]
+        self.opponents = [make_policy(o, self.game_spec.name, agent_codes=agent_codes)
+                          for o in self.opponent_specs]
         self.observation_space = spaces.Box(
             0.0, 1.0, (self.game_spec.observation_size,), np.float32
         )

@@ -35,7 +35,7 @@ from gymnasium.vector.utils import batch_space
 
 from .engine import GameState
 from .errors import CallOrderError, InvalidConfigError
-from .policies import make_policy, policy_action
+from .policies import AgentCodeResolver, make_policy, policy_action
 from .registry import get_game
 from .rewards import check_reward_mode
 from .seeding import draw_seed
@@ -80,6 +80,9 @@ class BoardGameVectorEnv(VectorEnv):
         num_players, opponents, learner_seat, reward, max_steps, shaping, game options: as for
             `SingleAgentEnv` (opponents: one for every other seat or a single one for all; agent
             codes, agents, callables, or a `BatchPolicy`).
+        agent_codes: how an opponent given as an agent code becomes an agent (as for
+            `SingleAgentEnv`: `huerta.agents.make_agent`, which the Gymnasium ids' vector entry
+            point passes; None takes no codes).
     """
 
     metadata: ClassVar[dict[str, Any]] = {
@@ -96,6 +99,7 @@ class BoardGameVectorEnv(VectorEnv):
         reward: str = "win_loss",
         max_steps: int | None = None,
         shaping: float = 0.0,
+        agent_codes: AgentCodeResolver | None = None,
         **options: Any,
     ) -> None:
         if type(num_envs) is not int or num_envs < 1:
@@ -118,7 +122,8 @@ class BoardGameVectorEnv(VectorEnv):
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
         self.games = [_Game() for _ in range(num_envs)]
-        self._per_game = [[make_policy(o, self.game_spec.name) if isinstance(o, str) else None
+        self._per_game = [[make_policy(o, self.game_spec.name, agent_codes=agent_codes)
+                           if isinstance(o, str) else None
                            for o in self.opponent_specs] for _ in range(num_envs)]
         self._obs = np.zeros((num_envs, size), dtype=np.float32)
         self._started = False

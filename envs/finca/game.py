@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from ..core.engine import GameSpec, SearchSettings
+from ..core.engine import GameSpec
 from ..core.errors import InvalidConfigError
 from ..core.validation import check_seed
 from . import components as C
@@ -111,13 +111,4 @@ SPEC = GameSpec(
     clause_prefixes=("FIN",),
     clause_minimum=52,
     scenario_prefixes=("T",),
-    picture="docs/finca.png",
-    heuristic="huerta.agents.heuristics.finca:FincaHeuristic",
-    board_module="huerta.web.boards.finca",
-    demo_mcts_budget=50,
-    search=SearchSettings(margin_scale=6.0, simulations=24, horizon=1, width=6),
-    # `huerta train finca` learns the heuristic's value (66% against it, where PPO reached 44%:
-    # README, Training)
-    training_methods={2: "afterstate", 3: "afterstate", 4: "afterstate"},
-    golden_seeds={2: 7, 3: 8, 4: 9},
 )

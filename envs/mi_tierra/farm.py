@@ -9,6 +9,7 @@ are mirrored in `goods[p]` (sheep, cow, hen) so that markets read one vector.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from . import components as C
@@ -20,7 +21,7 @@ if TYPE_CHECKING:
 _BARNS = (C.T_BARN2, C.T_BARN3)
 
 
-def group_size(tiles: list[int], cell: int) -> int:
+def group_size(tiles: Sequence[int], cell: int) -> int:
     """Cells in the orthogonally connected group of same-crop fields containing `cell`."""
     kind = tiles[cell]
     seen = {cell}

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from ..core.engine import GameSpec, SearchSettings
+from ..core.engine import GameSpec
 from ..core.validation import check_seed
 from . import components as C
 from .actions import N_ACTIONS, Decision, Stage
@@ -133,10 +133,4 @@ SPEC = GameSpec(
     clause_prefixes=("MIT",),
     clause_minimum=106,
     scenario_prefixes=("T",),
-    picture="docs/mi_tierra.png",
-    heuristic="huerta.agents.heuristics.mi_tierra:MiTierraHeuristic",
-    board_module="huerta.web.boards.mi_tierra",
-    demo_mcts_budget=10,
-    search=SearchSettings(margin_scale=30.0, simulations=24, horizon=3, width=6),
-    golden_seeds={2: 7, 3: 8, 4: 9},
 )

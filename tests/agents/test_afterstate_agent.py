@@ -169,6 +169,7 @@ def test_alpujarras_turns_are_judged_on_the_positions_they_reach(seed):
     import hashlib
 
     from huerta.agents.heuristics import alpujarras as A
+    from huerta.envs.alpujarras.actions import END_TURN
 
     state = _mid_game("alpujarras", 2, seed, 8)
     assert not state.is_terminal
@@ -189,5 +190,5 @@ def test_alpujarras_turns_are_judged_on_the_positions_they_reach(seed):
     replay = state.clone()
     for a in plan:
         replay.apply(a)
-    assert plan[-1] == A.END_TURN  # the whole turn is planned (no hidden draw on the way)
+    assert plan[-1] == END_TURN  # the whole turn is planned (no hidden draw on the way)
     assert value(replay) == best[0]

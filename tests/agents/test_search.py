@@ -9,7 +9,7 @@ import math
 import numpy as np
 import pytest
 
-from huerta.agents import make_agent
+from huerta.agents import heuristics, make_agent
 from huerta.agents.heuristics import make_heuristic
 from huerta.agents.search import SearchAgent
 from huerta.envs.core.errors import InvalidConfigError
@@ -158,8 +158,8 @@ def test_codes_and_defaults():
     assert make_agent("search:12", game="mi_tierra").simulations == 12
     timed = make_agent("search:0.25s", game="finca")
     assert timed.seconds == 0.25 and timed.simulations > 1000
-    for game in GAMES:  # the defaults are the game's spec's (GameSpec.search)
-        settings = get_game(game).search
+    for game in GAMES:  # the defaults are those declared beside the game's heuristic (SEARCH)
+        settings = heuristics.heuristic_module(game).SEARCH
         agent = SearchAgent(game=game)
         assert (agent.simulations, agent.horizon, agent.width, agent.scale) == (
             settings.simulations, settings.horizon, settings.width, settings.margin_scale)
@@ -170,16 +170,9 @@ def test_codes_and_defaults():
 
 
 def test_a_game_without_search_settings_has_no_search_agent(monkeypatch):
-    """A spec with `search=None` has no search agent; the refusal names the games that have
-    one."""
-    import dataclasses
-
-    from huerta.envs.core import registry
-
-    plain = dataclasses.replace(get_game("finca"), search=None)
-    real = registry.get_game
-    monkeypatch.setattr(registry, "get_game",
-                        lambda name: plain if name == "finca" else real(name))
+    """A heuristic package with `SEARCH = None` has no search agent; the refusal names the
+    games that have one."""
+    monkeypatch.setattr(heuristics.heuristic_module("finca"), "SEARCH", None)
     others = ", ".join(g for g in GAMES if g != "finca")
     with pytest.raises(InvalidConfigError, match=f"no search agent for game 'finca'; games "
                        f"with one: {others}$"):

@@ -12,11 +12,11 @@ from huerta.agents import make_agent
 from huerta.agents.heuristics import HEURISTICS
 from huerta.agents.heuristics.alpujarras import (
     AlpujarrasHeuristic,
-    TurnFacts,
     complete_turns,
     position_value,
     solo_value,
 )
+from huerta.agents.heuristics.alpujarras.value import TurnFacts
 from huerta.envs.alpujarras import components as C
 from huerta.envs.alpujarras import new_game
 from huerta.envs.alpujarras.actions import END_TURN, deliver

@@ -11,6 +11,7 @@ import pytest
 from gymnasium.vector import AutoresetMode, VectorEnv
 
 import huerta.envs  # noqa: F401  (registers the ids)
+from huerta.agents import make_agent
 from huerta.envs.core.errors import CallOrderError, IllegalActionError, InvalidConfigError
 from huerta.envs.core.registry import game_specs
 from huerta.envs.core.single_agent import SingleAgentEnv
@@ -49,8 +50,9 @@ def test_each_game_plays_what_a_single_env_with_its_seed_plays(game, players, op
     flags at every step, and the same next games (a single env's next reset takes no seed)."""
     count = 8
     batch = BoardGameVectorEnv(game, num_envs=count, num_players=players, opponents=opponents,
-                               shaping=shaping)
-    singles = [SingleAgentEnv(game, num_players=players, opponents=opponents, shaping=shaping)
+                               shaping=shaping, agent_codes=make_agent)
+    singles = [SingleAgentEnv(game, num_players=players, opponents=opponents, shaping=shaping,
+                              agent_codes=make_agent)
                for _ in range(count)]
     obs, _ = batch.reset(seed=10)
     single_obs = [env.reset(seed=10 + i)[0] for i, env in enumerate(singles)]
@@ -125,7 +127,7 @@ def test_an_illegal_batched_action_is_refused_naming_the_opponent():
 
 
 def test_autoreset_is_next_step():
-    env = BoardGameVectorEnv("alpujarras", num_envs=2, opponents="random")
+    env = BoardGameVectorEnv("alpujarras", num_envs=2, opponents="random", agent_codes=make_agent)
     env.reset(seed=5)
     rng = np.random.default_rng(0)
     for _ in range(500):
@@ -151,7 +153,7 @@ def test_bad_input_is_refused_and_the_batch_is_unchanged():
         BoardGameVectorEnv("finca", num_envs=0)
     with pytest.raises(InvalidConfigError, match="opponents"):
         BoardGameVectorEnv("finca", num_players=3, opponents=["random"] * 3)
-    env = BoardGameVectorEnv("finca", num_envs=3)
+    env = BoardGameVectorEnv("finca", num_envs=3, agent_codes=make_agent)
     with pytest.raises(CallOrderError, match="reset"):
         env.step(np.zeros(3, dtype=int))
     with pytest.raises(InvalidConfigError, match="2 seeds given for 3 games"):

@@ -386,16 +386,16 @@ def test_damaged_pool_snapshot_is_named_and_left_out(reference, tmp_path):
 
 
 def test_pool_weights_default_to_the_games_own():
-    """A run's opponent weights: PoolWeights' defaults, with the game's (GameSpec.training_pool)
+    """A run's opponent weights: PoolWeights' defaults, with the game's (training/games.py)
     over them, and the kinds a config names over both; config.json keeps the full table."""
     from dataclasses import asdict
 
-    from huerta.envs.core.registry import get_game
+    from huerta.training.games import training_facts
     from huerta.training.selfplay import PoolWeights
 
     library = asdict(PoolWeights())
     assert TrainConfig(game="finca").check().pool_weights == library
-    alpujarras = get_game("alpujarras").training_pool
+    alpujarras = training_facts("alpujarras").pool
     assert alpujarras and set(alpujarras) <= set(library)
     assert TrainConfig(game="alpujarras").check().pool_weights == {**library, **alpujarras}
     named = TrainConfig(game="alpujarras", pool_weights={"heuristic": 0.5}).check()

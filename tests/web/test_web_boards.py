@@ -176,7 +176,7 @@ def test_every_game_has_a_board_for_the_page():
     the page imports, as /api/meta names it), with a colour per seat for its move list."""
     assert list(boards.BOARDS) == [spec.name for spec in game_specs()]
     for spec in game_specs():
-        assert boards.board_module(spec.name).__name__ == spec.board_module
+        assert boards.board_module(spec.name).__name__ == f"huerta.web.boards.{spec.name}"
         script = STATIC / boards.board_script(spec.name)
         assert script.is_file(), f"{spec.name}: no {script}"
         assert "export function draw(" in script.read_text(encoding="utf-8"), script

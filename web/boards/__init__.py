@@ -1,8 +1,9 @@
 """Every game's board as JSON for the page, from one seat's view or whole.
 
-Which module draws which game is the game's own fact (`GameSpec.board_module`); the page's
-JavaScript that draws that JSON is the file of the same name in web/static (the board module
-`huerta.web.boards.finca`: static/finca.js), which the page imports by the name /api/meta gives
+Which module draws which game is found by the game's name: `huerta.web.boards.<game>` (a game
+without such a module has no board on the page); the page's JavaScript that draws that JSON is
+the file of the same name in web/static (the board module `huerta.web.boards.finca`:
+static/finca.js), which the page imports by the name /api/meta gives
 (`board_scripts()`), so a new game's board is its two files and no line here. Each board
 module has `state_json(state, viewer)` (viewer: the seat whose view it is, or None for
 everything, which only replays use), `action_target(state, action)` (where on the drawn board an
@@ -14,18 +15,22 @@ that the page's scores table adds after the seats' (a scripted opponent's: Alpuj
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 from types import ModuleType
 from typing import Any
 
 from huerta.envs.core.engine import GameState
 from huerta.envs.core.errors import InvalidConfigError
-from huerta.envs.core.registry import game_specs, load_attribute
+from huerta.envs.core.registry import game_names
 
 
 def _board_modules() -> dict[str, ModuleType]:
-    """game -> its board module (`GameSpec.board_module`), for every registered game."""
+    """game -> its board module (`huerta.web.boards.<game>`), for every registered game that
+    has one."""
     return {
-        spec.name: load_attribute(spec.board_module) for spec in game_specs() if spec.board_module
+        game: importlib.import_module(f"{__name__}.{game}") for game in game_names()
+        if importlib.util.find_spec(f"{__name__}.{game}") is not None
     }
 
 
