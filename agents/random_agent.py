@@ -30,3 +30,12 @@ class RandomAgent(Agent):
     def decide(self, observation: dict[str, np.ndarray], view: PlayerView | None = None) -> int:
         legal = np.flatnonzero(observation["action_mask"])
         return int(legal[self.rng.integers(len(legal))])
+
+    def act_batch(self, observations: np.ndarray | None, masks: np.ndarray) -> np.ndarray:
+        """One action per row of `masks`, drawn as `decide` draws them one at a time, in row
+        order (the batched env asks a whole round at once; it never reads `observations`)."""
+        rows = []
+        for mask in masks:
+            legal = np.flatnonzero(mask)
+            rows.append(int(legal[self.rng.integers(len(legal))]))
+        return np.array(rows, dtype=np.int64)

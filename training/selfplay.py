@@ -84,6 +84,18 @@ class SnapshotAgent(Agent):
         self.network = self.player.network
         self.deterministic = deterministic
 
+    @property
+    def batch_key(self) -> tuple[int, bool]:
+        """Snapshots of one network (and one way of playing it) decide their games together."""
+        return id(self.network), self.deterministic
+
+    def act_batch(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        """One action per row, as `decide` would play them one at a time from this agent's
+        generator (the batched env's `BatchPolicy`)."""
+        if self.deterministic:
+            return self.player.greedy(observations, masks)
+        return self.player.sample(observations, masks, self.rng)
+
     def decide(self, observation: dict[str, np.ndarray], view: PlayerView | None = None) -> int:
         obs = observation["observation"][None]
         mask = observation["action_mask"][None]

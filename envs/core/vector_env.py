@@ -24,6 +24,7 @@ waits for its reset allows every action, since that action is ignored).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from typing import Any, ClassVar, Protocol
 
@@ -34,7 +35,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from .engine import GameState
-from .errors import CallOrderError, InvalidConfigError
+from .errors import CallOrderError, IllegalActionError, InvalidConfigError
 from .policies import AgentCodeResolver, make_policy, policy_action
 from .registry import get_game
 from .rewards import check_reward_mode
@@ -51,9 +52,12 @@ from .validation import (
 
 class BatchPolicy(Protocol):
     """An opponent that decides many games at once: one action per row of `observations`
-    (each row's `masks` row its legal actions), legal in that row."""
+    (each row's `masks` row its legal actions), legal in that row; an opponent whose
+    `reads_observation` is False is given None for `observations`. Opponents that share a
+    `batch_key` attribute (say, copies of one network) are asked together, through the first of
+    them; without one, each object is its own batch."""
 
-    def act_batch(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray: ...
+    def act_batch(self, observations: np.ndarray | None, masks: np.ndarray) -> np.ndarray: ...
 
 
 class _Game:
@@ -112,10 +116,12 @@ class BoardGameVectorEnv(VectorEnv):
         self.max_steps = check_max_steps(max_steps, self.game_spec.default_max_steps)
         self.shaping = check_finite("shaping", shaping)
         self.game_options = check_game_options(game, options, self.game_spec.options, ())
+        # None: a subclass draws each game's opponents (`_draw_opponents`, self-play from a pool)
         self.opponent_specs = self._opponent_list(opponents)
         # an agent object or a callable is one policy for every game; a code, one per game
         self._shared = {k: o if hasattr(o, "act_batch") else make_policy(o, self.game_spec.name)
-                        for k, o in enumerate(self.opponent_specs) if not isinstance(o, str)}
+                        for k, o in enumerate(self.opponent_specs)
+                        if o is not None and not isinstance(o, str)}
         size, count = self.game_spec.observation_size, self.game_spec.num_actions
         self.single_observation_space = spaces.Box(0.0, 1.0, (size,), np.float32)
         self.single_action_space = spaces.Discrete(count)
@@ -127,9 +133,13 @@ class BoardGameVectorEnv(VectorEnv):
                            for o in self.opponent_specs] for _ in range(num_envs)]
         self._obs = np.zeros((num_envs, size), dtype=np.float32)
         self._started = False
+        # seconds spent in the engine and in the opponents' decisions (`huerta bench --train`)
+        self.timing = {"env": 0.0, "opponents": 0.0}
 
     def _opponent_list(self, opponents: Any) -> list[Any]:
         count = self.num_players - 1
+        if opponents is None:
+            return [None] * count
         if isinstance(opponents, (str, bytes)) or not isinstance(opponents, Sequence):
             return [opponents] * count
         if len(opponents) != count:
@@ -169,24 +179,58 @@ class BoardGameVectorEnv(VectorEnv):
         if actions.shape != (self.num_envs,):
             raise InvalidConfigError(
                 f"actions of shape {actions.shape}; expected ({self.num_envs},): one per game")
-        rewards = np.zeros(self.num_envs, dtype=np.float64)
-        terminated = np.zeros(self.num_envs, dtype=bool)
-        truncated = np.zeros(self.num_envs, dtype=bool)
-        restarted, playing = [], []
-        for i, game in enumerate(self.games):
-            if game.done:
-                self._new_game(i, game, None)
-                restarted.append(i)
-                continue
-            action = actions[i].item()
-            if type(action) is not int:
-                action = check_action(action, self.game_spec.num_actions)
-            game.state.apply(action)  # IllegalActionError names the action and why
-            playing.append(i)
+        restarted = [i for i, game in enumerate(self.games) if game.done]
+        playing = [i for i, game in enumerate(self.games) if not game.done]
+        checked = self._checked_actions(playing, actions)  # before any game moves
+        for i in restarted:
+            self._new_game(i, self.games[i], None)
+        self._apply_learner_actions(playing, checked)
         self._play_opponents(restarted + playing)
         for i in restarted:
             self.games[i].potential = self._potential(self.games[i])
+        rewards, terminated, truncated = self._outcomes(playing)
         for i in playing:
+            self.games[i].done = bool(terminated[i] or truncated[i])
+        for i in range(self.num_envs):
+            self._write_obs(i)
+        return self._obs.copy(), rewards, terminated, truncated, self._infos(
+            range(self.num_envs), {})
+
+    # --- the parts of a step (a self-play subclass puts them together its own way) --------------
+    def _checked_actions(self, slots: list[int], actions: np.ndarray) -> list[int]:
+        """The learner actions of the games of `slots` as ints, every one checked legal before
+        any is played, so that a bad one leaves the whole batch as it was (IllegalActionError
+        names the game and the action)."""
+        checked = []
+        for i in slots:
+            action = actions[i].item()
+            if type(action) is not int:
+                action = check_action(action, self.game_spec.num_actions)
+            state = self.games[i].state
+            if not 0 <= action < self.game_spec.num_actions or not state.legal_mask()[action]:
+                reason = "the action mask marks it illegal now"
+                try:
+                    state.clone().apply(action)
+                except IllegalActionError as exc:
+                    reason = exc.reason
+                raise IllegalActionError(action, f"game {i} of the batch: {reason}")
+            checked.append(action)
+        return checked
+
+    def _apply_learner_actions(self, slots: list[int], actions: list[int]) -> None:
+        """Play each game's learner action (already checked)."""
+        started = time.perf_counter()
+        for i, action in zip(slots, actions, strict=True):
+            self.games[i].state.apply(action)
+        self.timing["env"] += time.perf_counter() - started
+
+    def _outcomes(self, slots: list[int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(rewards, terminated, truncated) over the batch, filled in for the games of `slots`
+        after their learner's move and their opponents'."""
+        rewards = np.zeros(self.num_envs, dtype=np.float64)
+        terminated = np.zeros(self.num_envs, dtype=bool)
+        truncated = np.zeros(self.num_envs, dtype=bool)
+        for i in slots:
             game = self.games[i]
             state = game.state
             terminated[i] = state.is_terminal
@@ -197,11 +241,7 @@ class BoardGameVectorEnv(VectorEnv):
                 potential = self._potential(game)
                 rewards[i] += potential - game.potential
                 game.potential = potential
-            game.done = bool(terminated[i] or truncated[i])
-        for i in range(self.num_envs):
-            self._write_obs(i)
-        return self._obs.copy(), rewards, terminated, truncated, self._infos(
-            range(self.num_envs), {})
+        return rewards, terminated, truncated
 
     def action_masks(self) -> np.ndarray:
         """Every game's legal actions for its learner, one bool row per game (a game waiting for
@@ -237,6 +277,8 @@ class BoardGameVectorEnv(VectorEnv):
         opponents = [self._shared[k] if k in self._shared else self._per_game[i][k]
                      for k in range(len(self.opponent_specs))]
         self._draw_opponents(i, rng, opponents)
+        if any(policy is None for policy in opponents):
+            raise InvalidConfigError("opponents=None needs a subclass that draws them")
         for policy in opponents:
             if hasattr(policy, "reset"):
                 policy.reset(seed=draw_seed(rng))
@@ -294,35 +336,50 @@ class BoardGameVectorEnv(VectorEnv):
         over: one decision per game per round, the games of one batching opponent together."""
         waiting = [i for i in slots if self._to_move(self.games[i])]
         while waiting:
-            batches: dict[int, list[int]] = {}
+            started = time.perf_counter()
+            batches: dict[Any, list[int]] = {}
+            decided: list[tuple[GameState, int]] = []
             for i in waiting:
                 game = self.games[i]
                 state = game.state
                 seat = state.current_player
                 policy = game.policies[seat]
                 if hasattr(policy, "act_batch"):
-                    batches.setdefault(id(policy), []).append(i)
+                    batches.setdefault(getattr(policy, "batch_key", id(policy)), []).append(i)
                     continue
-                obs = {"observation": state.observe(seat),
-                       "action_mask": state.legal_mask().astype(np.int8)}
-                state.apply(policy_action(policy, state, seat, obs))
+                obs = {"action_mask": state.legal_mask().astype(np.int8)}
+                if getattr(policy, "reads_observation", True):  # random and searches do not
+                    obs["observation"] = state.observe(seat)
+                decided.append((state, policy_action(policy, state, seat, obs)))
             for members in batches.values():
-                self._play_batch(members)
+                decided.extend(self._decide_batch(members))
+            middle = time.perf_counter()
+            for state, action in decided:
+                state.apply(action)
+            self.timing["opponents"] += middle - started
+            self.timing["env"] += time.perf_counter() - middle
             waiting = [i for i in waiting if self._to_move(self.games[i])]
 
-    def _play_batch(self, members: list[int]) -> None:
-        """One decision in each game of `members`, whose seat to move is played by one batching
-        opponent: a single `act_batch` call, each action checked against its game's mask."""
+    def _decide_batch(self, members: list[int]) -> list[tuple[GameState, int]]:
+        """One decision for each game of `members`, whose seats to move are played by one
+        batching opponent: a single `act_batch` call, each action checked against its game's
+        mask (IllegalActionError names the batched opponent)."""
         states = [self.games[i].state for i in members]
         first = self.games[members[0]]
         policy = first.policies[first.state.current_player]
-        observations = np.stack([s.observe(s.current_player) for s in states])
         masks = np.stack([s.legal_mask() for s in states])
+        observations = (np.stack([s.observe(s.current_player) for s in states])
+                        if getattr(policy, "reads_observation", True) else None)
         actions = policy.act_batch(observations, masks)
+        decided = []
         for row, (state, action) in enumerate(zip(states, np.asarray(actions).tolist(),
                                                   strict=True)):
-            obs = {"observation": observations[row], "action_mask": masks[row]}
-            state.apply(policy_action(_Fixed(action), state, state.current_player, obs))
+            if type(action) is not int or not 0 <= action < masks.shape[1] \
+                    or not masks[row, action]:
+                obs = {"action_mask": masks[row]}
+                policy_action(_Fixed(action), state, state.current_player, obs)  # raises
+            decided.append((state, action))
+        return decided
 
 
 class _Fixed:

@@ -163,3 +163,9 @@ def test_bad_input_is_refused_and_the_batch_is_unchanged():
     with pytest.raises(InvalidConfigError, match=r"shape \(2,\)"):
         env.step(np.zeros(2, dtype=int))
     assert [g.state.to_dict() for g in env.games] == before
+    # one masked action in the last game: refused naming it, and no game of the batch moved
+    actions = env.action_masks().argmax(axis=1)
+    actions[2] = int(np.flatnonzero(~env.action_masks()[2])[0])
+    with pytest.raises(IllegalActionError, match=f"illegal action {actions[2]}: game 2 of"):
+        env.step(actions)
+    assert [g.state.to_dict() for g in env.games] == before

@@ -112,7 +112,7 @@ def test_snapshot_opponents_are_batched_and_legal(tmp_path, finca_model):
     assert env.timing["opponents"] > 0
     # one network, read once and shared by every game's snapshot opponent: one batch per round
     assert len(env.pool._loaded) == 1
-    networks = {id(o.network) for g in env.games for o in g.opponents
+    networks = {id(o.network) for g in env.games for o in g.policies
                 if isinstance(o, SnapshotAgent)}
     assert len(networks) == 1
 
