@@ -17,6 +17,7 @@ process.
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 import subprocess
@@ -112,12 +113,15 @@ def run_aec_games(make_env: Callable[[], object], games: int, seed: int = 0) -> 
 
 
 def connect_four_factory() -> Callable[[], object] | None:
-    """PettingZoo's connect_four_v3 env maker, or None when it cannot be imported (pygame)."""
+    """PettingZoo's connect_four_v3 env maker, from PettingZoo's registry (the module import is
+    deprecated), or None when it cannot be made (pygame missing)."""
+    import pettingzoo
+
     try:
-        from pettingzoo.classic import connect_four_v3
+        pettingzoo.make("aec", "classic/connect_four-v3")
     except ImportError:
         return None
-    return connect_four_v3.env
+    return functools.partial(pettingzoo.make, "aec", "classic/connect_four-v3")
 
 
 C4 = "connect_four_v3"
