@@ -133,7 +133,7 @@ class TrainConfig:
         if self.steps is None:
             self.steps = DEFAULT_STEPS
         if self.cem_generations is None:
-            from .cem import DEFAULT_GENERATIONS
+            from .methods.cem import DEFAULT_GENERATIONS
 
             self.cem_generations = DEFAULT_GENERATIONS
         for name, minimum, maximum in _INT_FIELDS:

@@ -18,11 +18,20 @@ from huerta.agents import make_agent
 from huerta.agents.afterstate import ValueNetwork
 from huerta.envs.core.errors import InvalidConfigError
 from huerta.envs.core.registry import get_game
-from huerta.training import afterstate, chunks
-from huerta.training.afterstate import Afterstates, eval_points, record, record_chunk, targets
 from huerta.training.cli import main as cli_main
-from huerta.training.matches import play_game
-from huerta.training.train import TrainConfig, TrainingInterrupted, read_eval, train
+from huerta.training.config import TrainConfig
+from huerta.training.evaluation.matches import play_game
+from huerta.training import chunks
+from huerta.training.methods import afterstate
+from huerta.training.methods.afterstate import (
+    Afterstates,
+    eval_points,
+    record,
+    record_chunk,
+    targets,
+)
+from huerta.training.methods.dispatch import train
+from huerta.training.runs import TrainingInterrupted, read_eval
 
 TINY = {"value_games": 8, "value_epochs": 1, "eval_games": 2, "progress": False}
 

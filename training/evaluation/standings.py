@@ -18,9 +18,9 @@ import numpy as np
 
 from huerta.envs.core.registry import game_label
 
-from .agent_specs import agent_identity
+from ..agent_specs import agent_identity
 from .anchored import AnchoredFit, pair_table
-from .benchmark import RATING_LEGEND
+from .benchmark_table import RATING_LEGEND
 from .ladder import ladder
 from .leaderboard import AgentRow, Leaderboard
 from .ratings import wilson_interval
