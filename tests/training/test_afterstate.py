@@ -18,10 +18,10 @@ from huerta.agents import make_agent
 from huerta.agents.afterstate import ValueNetwork
 from huerta.envs.core.errors import InvalidConfigError
 from huerta.envs.core.registry import get_game
+from huerta.training import chunks
 from huerta.training.cli import main as cli_main
 from huerta.training.config import TrainConfig
 from huerta.training.evaluation.matches import play_game
-from huerta.training import chunks
 from huerta.training.methods import afterstate
 from huerta.training.methods.afterstate import (
     Afterstates,

@@ -20,8 +20,8 @@ from huerta.envs.core.errors import CorruptRecordError
 from huerta.envs.core.records import GameRecord, replay
 from huerta.envs.core.registry import game_names, get_game
 from huerta.envs.core.transcript import random_record
-from huerta.training.cli import play as cli_play
 from huerta.training.cli import main
+from huerta.training.cli import play as cli_play
 
 ROOT = Path(__file__).resolve().parents[2]
 

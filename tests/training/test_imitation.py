@@ -17,9 +17,9 @@ from huerta.agents.heuristics import make_heuristic
 from huerta.envs.core.policies import policy_action
 from huerta.envs.core.registry import get_game
 from huerta.training import chunks
-from huerta.training.methods import imitation
 from huerta.training.chunks import chunk_seed
 from huerta.training.config import TrainConfig
+from huerta.training.methods import imitation
 from huerta.training.methods.dispatch import train
 from huerta.training.methods.imitation import agreement, fit, record
 from huerta.training.methods.ppo import make_vec_env, new_model

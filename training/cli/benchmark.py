@@ -65,7 +65,7 @@ def add_benchmark(sub: Any) -> None:
 
 
 def run_benchmark(args: argparse.Namespace) -> int:
-    """`huerta benchmark`: the agent against the ladder (training/benchmark.py)."""
+    """`huerta benchmark`: the agent against the ladder (training/evaluation/benchmark.py)."""
     from huerta.envs.core.registry import resolve_game
 
     from ..evaluation.benchmark import benchmark
@@ -130,7 +130,7 @@ def add_leaderboard(sub: Any) -> None:
 
 
 def run_leaderboard(args: argparse.Namespace) -> int:
-    """`huerta leaderboard`: every stored agent's rating (training/standings.py)."""
+    """`huerta leaderboard`: every stored agent's rating (training/evaluation/standings.py)."""
     from huerta.envs.core.registry import game_label, resolve_game
 
     from ..evaluation.leaderboard import Leaderboard, default_db_path

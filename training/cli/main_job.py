@@ -7,6 +7,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from ..limits import MAX_RECORDED_GAMES, MAX_STEPS
 from .arguments import GAMES, SEED, WORKERS, int_range
 
 
@@ -27,9 +28,9 @@ def add_main_job(sub: Any) -> None:
         "players) of the trained agent, random, the game's heuristic and MCTS on every game; "
         "tables printed, results, plots and the learning curve saved under --out.",
     )
-    main_job.add_argument("--train-steps", type=int_range(0, 10**12), default=60_000,
+    main_job.add_argument("--train-steps", type=int_range(0, MAX_STEPS), default=60_000,
                           help="self-play training steps on Finca (0: skip training)")
-    main_job.add_argument("--imitation-games", type=int_range(0, 10**7), default=200,
+    main_job.add_argument("--imitation-games", type=int_range(0, MAX_RECORDED_GAMES), default=200,
                           metavar="N", help="games of the heuristic imitated before the "
                           "self-play training (0: none)")
     main_job.add_argument("--games", type=GAMES, default=20, help="games per line-up")

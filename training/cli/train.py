@@ -12,6 +12,7 @@ from typing import Any
 from huerta.envs.core.errors import InvalidConfigError
 from huerta.envs.core.registry import game_choices
 
+from ..limits import MAX_ENVS, MAX_GENERATIONS, MAX_RECORDED_GAMES, MAX_STEPS
 from .arguments import GAME_HELP, SEED, int_range, seat_count
 
 
@@ -32,12 +33,12 @@ def add_train(sub: Any) -> None:
     )
     train.add_argument("game", choices=game_choices(), metavar="GAME", help=GAME_HELP)
     train.add_argument("--players", type=seat_count)
-    train.add_argument("--steps", type=int_range(1, 10**12), help="total learner steps "
+    train.add_argument("--steps", type=int_range(1, MAX_STEPS), help="total learner steps "
                        "(default 600,000; on --resume the run's own target)")
-    train.add_argument("--envs", type=int_range(1, 4096),
+    train.add_argument("--envs", type=int_range(1, MAX_ENVS),
                        help="games played at once, stepped together in one process (default 64)")
     train.add_argument("--seed", type=SEED)
-    train.add_argument("--imitation-games", type=int_range(0, 10**7), default=None,
+    train.add_argument("--imitation-games", type=int_range(0, MAX_RECORDED_GAMES), default=None,
                        metavar="N", help="games of the heuristic imitated before self-play "
                        "(default 2,000; 0: PPO from random weights)")
     train.add_argument("--method", choices=("ppo", "afterstate", "cem"), default=None,
@@ -45,10 +46,11 @@ def add_train(sub: Any) -> None:
                        "heuristic's one-turn search judged by a value learned from its games "
                        "(Finca's and Alpujarras' default); cem: the solo heuristic's value "
                        "constants learned from games against Zara (alpujarras-solo's default)")
-    train.add_argument("--value-games", type=int_range(1, 10**7), default=None, metavar="N",
+    train.add_argument("--value-games", type=int_range(1, MAX_RECORDED_GAMES), default=None,
+                       metavar="N",
                        help="with --method afterstate: heuristic games recorded (default "
                        "2,000; fitted and evaluated at a quarter, a half and all of them)")
-    train.add_argument("--generations", dest="cem_generations", type=int_range(1, 10**4),
+    train.add_argument("--generations", dest="cem_generations", type=int_range(1, MAX_GENERATIONS),
                        default=None, metavar="N", help="with --method cem: generations of "
                        "candidate constants (default 8, each evaluated on 100 deals)")
     train.add_argument("--out", help="run folder (default runs/GAME)")
@@ -67,7 +69,7 @@ def add_train(sub: Any) -> None:
     train.add_argument("--ray-address", default=None, metavar="ADDR",
                        help="with --backend rllib: the cluster's address (HOST:PORT printed by "
                        "`ray start --head`); default: a local Ray started for the run")
-    train.add_argument("--env-runners", type=int_range(1, 4096), default=None, metavar="K",
+    train.add_argument("--env-runners", type=int_range(1, MAX_ENVS), default=None, metavar="K",
                        help="with --backend rllib: Ray env runners, one CPU each, sharing "
                        "the --envs games (default: this machine's CPU cores)")
     train.set_defaults(func=run_train)
@@ -148,7 +150,7 @@ def _train_settings(
 
 
 def _train_rllib(args: argparse.Namespace) -> int:
-    """`huerta train --backend rllib`: masked self-play PPO on Ray RLlib (training/rllib.py)."""
+    """`huerta train --backend rllib`: masked self-play PPO on Ray RLlib (training/rllib/)."""
     from huerta.envs.core.registry import game_label, resolve_game
 
     from ..ray_cluster import require_ray

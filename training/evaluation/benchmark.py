@@ -1,11 +1,11 @@
 """Benchmark one agent against the fixed ladder: an anchored rating with its 95% interval.
 
-For every rung of the ladder (`training/ladder.py`) the agent plays `games` games: `games /
-players` deals (the published seeds from `BENCHMARK_SEED`, the same deals for every rung: paired
-deals), each once from every seat, the agent in one seat and the rung in all the others. Its
-rating is fitted on the anchored Elo scale (`training/anchored.py`: random at 0, the rungs at
-their reference ratings), with a 95% interval; a head-to-head row per rung gives its wins,
-draws and losses, score share and mean score margin. In the solo game the agent plays the
+For every rung of the ladder (`training/evaluation/ladder.py`) the agent plays `games` games: `games
+/ players` deals (the published seeds from `BENCHMARK_SEED`, the same deals for every rung: paired
+deals), each once from every seat, the agent in one seat and the rung in all the others. Its rating
+is fitted on the anchored Elo scale (`training/evaluation/anchored.py`: random at 0, the rungs at
+their reference ratings), with a 95% interval; a head-to-head row per rung gives its wins, draws and
+losses, score share and mean score margin. In the solo game the agent plays the
 published deals against Zara and gets a win rate with its Wilson interval instead, beside the
 rungs' reference win rates on the same deals.
 

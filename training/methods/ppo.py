@@ -48,6 +48,7 @@ from huerta.envs.core.errors import InvalidConfigError
 from huerta.envs.core.validation import short_repr
 
 from ..config import TrainConfig, eval_opponents
+from ..evaluation.matches import win_rate
 from ..runs import (
     START_AFRESH,
     EvaluationInterrupted,
@@ -76,25 +77,9 @@ def evaluate(
     """Win rate of `model` (masked, deterministic) against `opponent` over `games` seat-rotated
     games with fixed seeds; a shared victory counts 1/k. In a solo game (`players == 1`) the
     opponent is the game's own (opponent "zara") and a win is the game's verdict."""
-    from huerta.agents import make_agent
-
-    from ..evaluation.matches import play_game
-
-    wins = 0.0
     learner = BatchedPolicy(model)  # its policy read once for all the games
-    for g in range(games):
-        learner_seat = g % players
-        agents = [
-            SnapshotAgent(learner, deterministic=True) if seat == learner_seat
-            else make_agent(opponent, game=game, seed=seed + 31 * g + seat)
-            for seat in range(players)
-        ]
-        _, state = play_game(game, agents, seed + g, options=options)
-        if state.is_terminal:
-            winners = state.winners()
-            if learner_seat in winners:
-                wins += 1.0 / len(winners)
-    return wins / games
+    return win_rate(lambda: SnapshotAgent(learner, deterministic=True), game, players, opponent,
+                    games, seed, options)
 
 
 # --- files written whole -------------------------------------------------------------------------
@@ -349,10 +334,11 @@ def train_ppo(config: TrainConfig, run: Path, stop: Stop, resume: bool) -> int:
             vec_env.close()
     return model.num_timesteps
 
+
 def _warm_start(model: Any, config: TrainConfig, run: Path, stop: Stop) -> None:
-    """Imitate the heuristic before self-play (training/imitation.py), then save the result as
-    the run's step-0 checkpoint; a signal on the way raises `TrainingInterrupted` keeping the
-    games recorded so far."""
+    """Imitate the heuristic before self-play (training/methods/imitation.py), then save the
+    result as the run's step-0 checkpoint; a signal on the way raises `TrainingInterrupted`
+    keeping the games recorded so far."""
     from .imitation import warm_start
 
     if config.game not in HEURISTICS:

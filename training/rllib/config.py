@@ -7,6 +7,7 @@ import os
 from dataclasses import dataclass
 
 from ..config import TrainConfig
+from ..limits import MAX_ENVS
 from ..runs import checked_float, checked_int, refuse
 
 
@@ -41,7 +42,7 @@ class RLlibTrainConfig(TrainConfig):
         if self.shared_layers != 0:
             refuse("shared_layers", self.shared_layers,
                     "0 with the RLlib backend (its modules keep separate networks)")
-        self.env_runners = checked_int("env_runners", self.env_runners, 0, 4096)
+        self.env_runners = checked_int("env_runners", self.env_runners, 0, MAX_ENVS)
         if self.env_runners == 0:
             self.env_runners = max(1, os.cpu_count() or 1)
         if self.snapshot_win_rate is not None:

@@ -1,6 +1,6 @@
 """Masked self-play PPO on Ray RLlib (new API stack): `huerta train GAME --backend rllib`.
 
-One trained module, `main`, plays the `learner` seat of the league table (`rllib_env.
+One trained module, `main`, plays the `learner` seat of the league table (`env.
 LeagueSeats`): per episode each other seat is a frozen snapshot of `main` (an RLModule that is
 never updated), the game's heuristic or random, drawn with the weights of `PoolWeights`
 (snapshot 0.5, heuristic 0.3, random 0.2 by default; a kind the game lacks passes its weight on).
@@ -64,6 +64,7 @@ from huerta.envs.core.errors import InvalidConfigError
 from huerta.envs.core.registry import get_game
 
 from ..config import eval_opponents
+from ..evaluation.matches import win_rate
 from ..methods.report import eval_line, summary_line
 from ..ray_cluster import connect
 from ..runs import (
@@ -99,26 +100,10 @@ def evaluate_agent(
     options: dict[str, Any] | None = None,
 ) -> float:
     """Win rate of `agent` against `opponent` over `games` seat-rotated games: the SB3 path's
-    evaluation (`train.evaluate`: the same seeds, seats and opponents, a shared victory 1/k, the
-    game's verdict against Zara in a solo game), for any agent."""
-    from huerta.agents import make_agent
-
-    from ..evaluation.matches import play_game
-
-    wins = 0.0
-    for g in range(games):
-        learner_seat = g % players
-        agents = [
-            agent if seat == learner_seat
-            else make_agent(opponent, game=game, seed=seed + 31 * g + seat)
-            for seat in range(players)
-        ]
-        _, state = play_game(game, agents, seed + g, options=options)
-        if state.is_terminal:
-            winners = state.winners()
-            if learner_seat in winners:
-                wins += 1.0 / len(winners)
-    return wins / games
+    evaluation (`evaluation.matches.win_rate`, as `methods.ppo.evaluate`: the same seeds, seats
+    and opponents, a shared victory 1/k, the game's verdict against Zara in a solo game), for
+    any agent."""
+    return win_rate(lambda: agent, game, players, opponent, games, seed, options)
 
 
 def save_checkpoint(algo: Any, run: Path, league: dict[str, Any], kept: int) -> Path:
