@@ -217,7 +217,7 @@ def test_settings_of_the_other_method_are_refused_by_name(tmp_path, capsys):
 
 
 def test_an_evaluation_is_the_same_over_any_workers_and_a_stop_abandons_it():
-    shipped = Path(afterstate.__file__).resolve().parents[1] / "agents" / "models" / "finca.npz"
+    shipped = Path(afterstate.__file__).resolve().parents[2] / "agents" / "models" / "finca.npz"
     args = (shipped, "finca", 2, "random", 12, 5)
     one = afterstate.evaluate(*args, workers=1)
     assert one is not None and 0 <= one <= 1

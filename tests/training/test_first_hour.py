@@ -321,9 +321,9 @@ def test_the_ladder_file_ships_in_the_wheel():
     tomllib = pytest.importorskip("tomllib")
     data = tomllib.loads((ROOT / "pyproject.toml").read_text())
     package_data = data["tool"]["setuptools"]["package-data"]
-    patterns = package_data.get("huerta.training", []) + package_data.get("*", [])
+    patterns = package_data.get("huerta.training.evaluation", []) + package_data.get("*", [])
     assert any(fnmatch.fnmatch("ladder.json", pattern) for pattern in patterns)
-    assert (ROOT / "training" / "ladder.json").is_file()
+    assert (ROOT / "training" / "evaluation" / "ladder.json").is_file()
 
 
 def test_packaging_finds_every_game_package_by_itself():
