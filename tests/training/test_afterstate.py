@@ -1,5 +1,5 @@
-"""Training of the afterstate value (training/afterstate.py): positions recorded at every turn
-boundary with the game's result, n-step targets, a fit that starts from the heuristic's margin,
+"""Training of the afterstate value (training/methods/afterstate.py): positions recorded at every
+turn boundary with the game's result, n-step targets, a fit that starts from the heuristic's margin,
 and runs that evaluate, resume and hand back a value `learned` plays."""
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
-"""Training of the solo value's constants by the cross-entropy method (training/cem.py):
-candidates are the mean and mirrored samples, the elite make the next mean, and runs play the
-same deals for every candidate, evaluate every generation, stop keeping what was finished,
-resume to the same constants, and hand back a file `learned` plays."""
+"""Training of the solo value's constants by the cross-entropy method (training/methods/cem.py):
+candidates are the mean and mirrored samples, the elite make the next mean, and runs play the same
+deals for every candidate, evaluate every generation, stop keeping what was finished, resume to the
+same constants, and hand back a file `learned` plays."""
 
 from __future__ import annotations
 

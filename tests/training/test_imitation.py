@@ -1,5 +1,5 @@
-"""The warm start by imitation (training/imitation.py): recorded games that replay, returns as
-self-play pays them, chunks that survive an interruption, and a fit that agrees with the
+"""The warm start by imitation (training/methods/imitation.py): recorded games that replay, returns
+as self-play pays them, chunks that survive an interruption, and a fit that agrees with the
 heuristic on games it never saw."""
 
 from __future__ import annotations
