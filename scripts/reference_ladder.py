@@ -1,4 +1,4 @@
-"""Measure the benchmark ladder's reference ratings into training/ladder.json.
+"""Measure the benchmark ladder's reference ratings into training/evaluation/ladder.json.
 
     .venv/bin/python scripts/reference_ladder.py --workers 2          # random and heuristic,
                                                                       # every game and count
