@@ -24,7 +24,7 @@ policy must infer from one observation what each of 30-100 actions leads to, whi
 computes by playing it. An afterstate value only has to judge positions, the way TD-Gammon's
 network judged the positions after each legal move; greedy play on a better estimate of the
 heuristic's own value is a step of policy iteration (it wins 64% of Finca and 60% of Alpujarras
-games against the heuristic; README, Training). `huerta.training.afterstate` trains it. The
+games against the heuristic; README, Training). `huerta.training.methods.afterstate` trains it. The
 file is a numpy `.npz` like a policy file (`weight_0`, `bias_0`, ..., ReLU between layers, one
 output), so the agent plays without torch.
 """

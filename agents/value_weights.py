@@ -1,5 +1,5 @@
 """Learned constants of the Alpujarras solo heuristic's value: the heuristic's own search,
-judged by `solo_value` with weights a training run chose (`huerta.training.cem`).
+judged by `solo_value` with weights a training run chose (`huerta.training.methods.cem`).
 
 The solo heuristic (`agents/heuristics/alpujarras.py`) values a position as the log chance that
 every duty ahead is met and Zara out-earned, built from hand-set constants (`SoloWeights`: how

@@ -21,8 +21,8 @@ from dataclasses import dataclass, field
 
 from huerta.agents import make_agent
 from huerta.envs.alpujarras.effects import solo_duties_met
-from huerta.training.matches import play_game
-from huerta.training.ratings import wilson_interval
+from huerta.training.evaluation.matches import play_game
+from huerta.training.evaluation.ratings import wilson_interval
 
 # (label, game options): the default first, then the rulebook's easier and harder settings
 VARIANTS = (

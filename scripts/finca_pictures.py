@@ -15,7 +15,7 @@ from PIL import Image
 from huerta.agents import make_agent
 from huerta.envs.core.records import replay
 from huerta.training.animation import save_gif
-from huerta.training.matches import play_game
+from huerta.training.evaluation.matches import play_game
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 SEED = 3

@@ -79,14 +79,15 @@ NOTEBOOKS = {
             "paired deals, win rates with 95% intervals and openskill ratings."
         ),
         new_code_cell(
-            "from huerta.training.tournament import run_tournament, format_results\n"
+            "from huerta.training.evaluation.tournament import run_tournament\n"
+            "from huerta.training.evaluation.tournament_table import format_results\n"
             "result = run_tournament('finca', ['random', 'heuristic', 'mcts:20'], players=2, "
             "games=6, seed=0)\n"
             "print(format_results(result))"
         ),
         new_code_cell(
             "from pathlib import Path\n"
-            "from huerta.training.plots import plot_tournament\n"
+            "from huerta.training.evaluation.plots import plot_tournament\n"
             "from IPython.display import Image\n"
             "path = plot_tournament(result, Path('runs/notebook_eval/tournament.png'))\n"
             "Image(filename=str(path))"
@@ -107,7 +108,9 @@ NOTEBOOKS = {
         ),
         new_code_cell(
             "import shutil\n"
-            "from huerta.training.train import TrainConfig, train, read_eval\n"
+            "from huerta.training.config import TrainConfig\n"
+            "from huerta.training.methods.dispatch import train\n"
+            "from huerta.training.runs import read_eval\n"
             "shutil.rmtree('runs/notebook_train', ignore_errors=True)\n"
             "config = TrainConfig(game='finca', method='ppo', players=2, steps=2048, envs=1,\n"
             "                     n_steps=256, batch_size=128, n_epochs=2, eval_every=1024,\n"
@@ -123,7 +126,8 @@ NOTEBOOKS = {
         ),
         new_markdown_cell("The trained model plays as the agent `ppo:PATH`:"),
         new_code_cell(
-            "from huerta.training.tournament import run_tournament, format_results\n"
+            "from huerta.training.evaluation.tournament import run_tournament\n"
+            "from huerta.training.evaluation.tournament_table import format_results\n"
             "result = run_tournament('finca', [f'ppo:{run}', 'random'], players=2, games=4)\n"
             "print(format_results(result))"
         ),

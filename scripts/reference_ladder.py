@@ -1,4 +1,4 @@
-"""Measure the benchmark ladder's reference ratings into training/ladder.json.
+"""Measure the benchmark ladder's reference ratings into training/evaluation/ladder.json.
 
     .venv/bin/python scripts/reference_ladder.py --workers 2          # random and heuristic,
                                                                       # every game and count
@@ -8,10 +8,10 @@
         --games 200 --only-below --workers 2                          # against the heuristic only
 
 Random is 0 by definition (for every game and player count). Every other rung is benchmarked
-(`huerta.training.benchmark`, the published deals, seats rotated) against random and the rung
-just below it in the ladder, whose ratings are held at their reference values, and its fitted
-rating, 95% interval, game count, opponents, version and date are written into the ladder file,
-which keeps the rungs in ladder order. Rungs are measured in the order given, so
+(`huerta.training.evaluation.benchmark`, the published deals, seats rotated) against random and
+the rung just below it in the ladder, whose ratings are held at their reference values, and its
+fitted rating, 95% interval, game count, opponents, version and date are written into the ladder
+file, which keeps the rungs in ladder order. Rungs are measured in the order given, so
 `--rungs heuristic search` measures search against the heuristic's new rating. In the solo game
 (alpujarras with 1 player) each rung's win rate against Zara on the published deals is kept
 instead. The file is rewritten (atomically) after every rung, so an interrupted run keeps what
@@ -31,8 +31,8 @@ from typing import Any
 from huerta.agents.registry import agent_codes
 from huerta.envs.core.registry import game_names, get_game, own_player_counts
 from huerta.training.agent_specs import agent_identity
-from huerta.training.benchmark import benchmark
-from huerta.training.ladder import (
+from huerta.training.evaluation.benchmark import benchmark
+from huerta.training.evaluation.ladder import (
     BASE_RUNG,
     BENCHMARK_SEED,
     DEFAULT_RUNGS,

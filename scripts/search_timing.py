@@ -19,8 +19,8 @@ import numpy as np
 
 from huerta.agents import make_agent
 from huerta.envs.core.registry import game_names
-from huerta.training.ladder import BENCHMARK_SEED
-from huerta.training.matches import play_game
+from huerta.training.evaluation.ladder import BENCHMARK_SEED
+from huerta.training.evaluation.matches import play_game
 
 GAMES = tuple(game_names())
 

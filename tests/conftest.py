@@ -40,7 +40,7 @@ def quick_ladder(tmp_path, monkeypatch):
     benchmark tests check the machinery, not the search agent, whose games cost seconds each."""
     import json
 
-    from huerta.training.ladder import LADDER_FILE
+    from huerta.training.evaluation.ladder import LADDER_FILE
 
     data = json.loads(LADDER_FILE.read_text(encoding="utf-8"))
     for counts in data["ladders"].values():

@@ -138,7 +138,7 @@ def small(argv: list[str]) -> list[str]:
 def training_method(argv: list[str]) -> str:
     """The method `huerta train` (argv without `huerta`) trains with: --method, else the
     game's."""
-    from huerta.training.train import TrainConfig
+    from huerta.training.config import TrainConfig
 
     if "--method" in argv:
         return argv[argv.index("--method") + 1]

@@ -1,7 +1,7 @@
 """The settings of a training run (`TrainConfig`), checked in one place whatever their source.
 
-Below train.py and the methods it dispatches to (afterstate, cem, imitation, export), which read
-these settings and their defaults without importing the PPO trainer.
+Below the training methods and their dispatcher (methods/: ppo, afterstate, cem, imitation,
+export; rllib/), which read these settings and their defaults without importing one another.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from huerta.envs.core.rewards import REWARD_MODES
 from huerta.envs.core.validation import check_game_options
 
 from .games import default_method, training_facts
+from .limits import MAX_ENVS, MAX_GENERATIONS, MAX_SEED
 from .runs import checked_float, checked_int, is_int, refuse
 from .selfplay import PoolWeights
 
@@ -58,15 +59,15 @@ class TrainConfig:
     # rewards
     reward: str = "win_loss"
     shaping: float = 0.02
-    # warm start: the heuristic's games recorded and imitated before PPO (training/imitation.py);
+    # warm start: the heuristic's games recorded and imitated before PPO (methods/imitation.py);
     # imitation_games 0: none, PPO from random weights
     imitation_games: int = 2000
     imitation_epochs: int = 10
     imitation_explore: float = 0.1  # share of the recorded moves played at random
     # how to train: "ppo" (MaskablePPO self-play, the settings above and below), "afterstate"
-    # (the heuristic's search with a learned value, training/afterstate.py: the value_*
+    # (the heuristic's search with a learned value, methods/afterstate.py: the value_*
     # settings) or "cem" (the Alpujarras solo value's constants learned by the cross-entropy
-    # method, training/cem.py: the cem_* settings); "": the game's (training/games.py, else "ppo")
+    # method, methods/cem.py: the cem_* settings); "": the game's (training/games.py, else "ppo")
     method: str = ""
     value_games: int = 2000  # heuristic games recorded (the curve's last point)
     value_horizon: int = 6  # turns ahead whose heuristic margin is a position's target
@@ -133,7 +134,7 @@ class TrainConfig:
         if self.steps is None:
             self.steps = DEFAULT_STEPS
         if self.cem_generations is None:
-            from .cem import DEFAULT_GENERATIONS
+            from .methods.cem import DEFAULT_GENERATIONS
 
             self.cem_generations = DEFAULT_GENERATIONS
         for name, minimum, maximum in _INT_FIELDS:
@@ -197,12 +198,12 @@ class TrainConfig:
 
 # (field, minimum, maximum or None): integer settings, bounds included
 _INT_FIELDS: tuple[tuple[str, int, int | None], ...] = (
-    ("steps", 1, None), ("envs", 1, 4096), ("seed", 0, 2**32 - 1),
+    ("steps", 1, None), ("envs", 1, MAX_ENVS), ("seed", 0, MAX_SEED),
     ("n_steps", 2, None), ("batch_size", 2, None), ("n_epochs", 1, None),
     ("snapshot_every", 1, None), ("checkpoint_every", 1, None), ("eval_every", 1, None),
     ("eval_games", 1, None), ("imitation_games", 0, None), ("imitation_epochs", 1, None),
     ("value_games", 1, None), ("value_horizon", 0, None), ("value_epochs", 1, None),
-    ("cem_generations", 1, 10_000), ("cem_population", 2, None), ("cem_elite", 1, None),
+    ("cem_generations", 1, MAX_GENERATIONS), ("cem_population", 2, None), ("cem_elite", 1, None),
     ("cem_deals", 1, 100_000),
 )
 # (field, minimum, maximum or None, minimum excluded): real-number settings

@@ -53,8 +53,9 @@ def measure_training(game: str, players: int, seconds: float, seed: int = 0) -> 
     from huerta.envs.core.registry import game_label
 
     from .bench import env_maker, run_aec
+    from .config import TrainConfig
+    from .methods.ppo import make_vec_env, new_model, save_model
     from .threads import one_blas_thread
-    from .train import TrainConfig, make_vec_env, new_model, save_model
 
     torch.set_num_threads(1)  # as `huerta train`
     config = TrainConfig(game=game, players=players, seed=seed, progress=False).check()

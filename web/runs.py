@@ -8,20 +8,18 @@ the runs found there can be asked for, so no request reaches a file outside it. 
 searched a few levels deep, skipping hidden folders and a training run's own subfolders, and
 never through a symbolic link.
 
-Every file is read through `read_regular`: only a regular file (not a symbolic link, a named
-pipe or a device) whose size is within its limit is opened, without following a link and
-without blocking, so a link planted in a run folder cannot serve a file from elsewhere and a
-pipe cannot hold a request. A run's model is offered to the page only as its `best_policy.npz`
-(numpy arrays and JSON, read without unpickling); a PPO or RLlib run is never loaded here.
+The names of a run's files and the parsing of its eval.csv are the run-folder layer's
+(`huerta.training.runs`), as is `read_regular`, through which every file is read with this
+page's size limits: only a regular file (not a symbolic link, a named pipe or a device) whose
+size is within its limit is opened, without following a link and without blocking, so a link
+planted in a run folder cannot serve a file from elsewhere and a pipe cannot hold a request. A
+run's model is offered to the page only as its `best_policy.npz` (numpy arrays and JSON, read
+without unpickling); a PPO or RLlib run is never loaded here.
 """
 
 from __future__ import annotations
 
-import csv
-import io
-import json
 import os
-import stat
 import zipfile
 from pathlib import Path
 from typing import Any
@@ -29,17 +27,35 @@ from typing import Any
 from huerta.envs.core.errors import CorruptRecordError
 from huerta.envs.core.records import GameRecord, parse_json
 from huerta.envs.core.registry import game_label
+from huerta.training.runs import (
+    NotRegularFile,
+    is_regular,
+    open_regular,
+    parse_eval_rows,
+    read_json_safely,
+    read_regular,
+    read_text_safely,
+)
+from huerta.training.runs.layout import (
+    CONFIG_FILE,
+    CURVE_FILE,
+    EVAL_FILE,
+    GAMES_FILE,
+    MAX_LINE_BYTES,
+    MODEL_FILE,
+    SETTINGS_FILE,
+    SUMMARY_FILE,
+    TABLE_FILE,
+    TOURNAMENT_PLOT,
+)
 
 from .errors import WebError
 
 MAX_DEPTH = 4
 MAX_FOLDERS = 5000  # folders looked at per listing, so a huge runs folder cannot stall the page
 SKIPPED = {"checkpoints", "pool", "tb", "__pycache__", "node_modules"}
-GAMES_FILE = "games.jsonl"
-MAX_LINE_BYTES = 2 << 20  # as training/tournament.py: a record (at most 1 MiB) and its fields
 MAX_PAGE = 500
-PLOTS = {"tournament": "tournament.png", "training": "learning_curve.png"}
-MODEL_FILE = "best_policy.npz"  # a run's exported model: numpy arrays and JSON, no pickle
+PLOTS = {"tournament": TOURNAMENT_PLOT, "training": CURVE_FILE}
 # the most bytes read of each kind of file (a bigger one is treated as absent or refused)
 MAX_JSON_BYTES = 1 << 20
 MAX_TABLE_CHARS = 20_000  # of a tournament's table.txt shown (read within MAX_JSON_BYTES)
@@ -50,56 +66,8 @@ MAX_MODEL_BYTES = 32 << 20
 MAX_MODEL_UNPACKED = 128 << 20  # the arrays of a model once unzipped (a zip bomb is refused)
 
 
-class NotRegularFile(OSError):
-    """A run's file that is not read: a link, a pipe, a device, or over its size limit."""
-
-
-def open_regular(path: Path, limit: int) -> int:
-    """A read-only descriptor of `path` once it is known to be a regular file of at most `limit`
-    bytes: opened without following a final symbolic link and without blocking (a named pipe
-    opens at once and is then refused), checked on the open file itself (no race)."""
-    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
-    fd = os.open(path, flags)  # a symbolic link raises ELOOP here
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise NotRegularFile(f"{path.name} is not a regular file")
-        if info.st_size > limit:
-            raise NotRegularFile(f"{path.name} is {info.st_size:,} bytes, over the "
-                                 f"{limit:,}-byte limit")
-    except BaseException:
-        os.close(fd)
-        raise
-    return fd
-
-
-def read_regular(path: Path, limit: int) -> bytes:
-    """The bytes of `path` when it is a regular file of at most `limit` bytes (`open_regular`);
-    raises OSError otherwise."""
-    with os.fdopen(open_regular(path, limit), "rb") as f:
-        return f.read(limit + 1)[:limit]
-
-
-def is_regular(path: Path) -> bool:
-    """Whether `path` is a regular file itself (a symbolic link to one is not)."""
-    try:
-        return stat.S_ISREG(os.lstat(path).st_mode)
-    except OSError:
-        return False
-
-
 def _read_json(path: Path) -> Any:
-    try:
-        return json.loads(read_regular(path, MAX_JSON_BYTES).decode("utf-8"))
-    except (OSError, ValueError):
-        return None
-
-
-def _read_text(path: Path, limit: int) -> str | None:
-    try:
-        return read_regular(path, limit).decode("utf-8", errors="replace")
-    except OSError:
-        return None
+    return read_json_safely(path, MAX_JSON_BYTES)
 
 
 def _shown(text: str | None) -> str | None:
@@ -154,17 +122,17 @@ class RunsFolder:
         """Every tournament and training run found, with what the page shows of each."""
         tournaments, training = [], []
         for run_id, folder in self._folders():
-            if is_regular(folder / "summary.json") or is_regular(folder / GAMES_FILE):
+            if is_regular(folder / SUMMARY_FILE) or is_regular(folder / GAMES_FILE):
                 tournaments.append(self._tournament(run_id, folder))
-            if is_regular(folder / "eval.csv"):
+            if is_regular(folder / EVAL_FILE):
                 training.append(self._training(run_id, folder))
         return {"root": str(self.root), "exists": self.root.is_dir(),
                 "tournaments": tournaments, "training": training}
 
     def _tournament(self, run_id: str, folder: Path) -> dict[str, Any]:
-        summary = _read_json(folder / "summary.json")
+        summary = _read_json(folder / SUMMARY_FILE)
         entry: dict[str, Any] = {
-            "id": run_id, "table": _shown(_read_text(folder / "table.txt", MAX_JSON_BYTES)),
+            "id": run_id, "table": _shown(read_text_safely(folder / TABLE_FILE, MAX_JSON_BYTES)),
             "games": self._count_games(run_id, folder),
             "plot": is_regular(folder / PLOTS["tournament"]),
         }
@@ -177,9 +145,9 @@ class RunsFolder:
         return entry
 
     def _training(self, run_id: str, folder: Path) -> dict[str, Any]:
-        config = _read_json(folder / "config.json")
-        text = _read_text(folder / "eval.csv", MAX_EVAL_BYTES) or ""
-        rows = list(csv.DictReader(io.StringIO(text)))[:1000]
+        config = _read_json(folder / CONFIG_FILE)
+        text = read_text_safely(folder / EVAL_FILE, MAX_EVAL_BYTES) or ""
+        rows = parse_eval_rows(text)[1][:1000]
         entry: dict[str, Any] = {"id": run_id, "eval": rows,
                                  "plot": is_regular(folder / PLOTS["training"]),
                                  "model": is_regular(folder / MODEL_FILE)}
@@ -217,7 +185,7 @@ class RunsFolder:
         found = []
         for run_id, folder in self._folders():
             if is_regular(folder / MODEL_FILE):
-                config = _read_json(folder / "config.json")
+                config = _read_json(folder / CONFIG_FILE)
                 game = config.get("game") if isinstance(config, dict) else None
                 found.append({"code": f"run:{run_id}", "run": run_id,
                               "game": game if isinstance(game, str) else None})
@@ -302,10 +270,10 @@ class RunsFolder:
         return {"id": run_id, "total": len(offsets), "offset": offset, "games": rows}
 
     def _labels(self, folder: Path) -> list[str]:
-        summary = _read_json(folder / "summary.json")
+        summary = _read_json(folder / SUMMARY_FILE)
         if isinstance(summary, dict) and isinstance(summary.get("stats"), list):
             return [str(s.get("label")) for s in summary["stats"] if isinstance(s, dict)]
-        settings = _read_json(folder / "tournament.json")
+        settings = _read_json(folder / SETTINGS_FILE)
         if isinstance(settings, dict) and isinstance(settings.get("agents"), list):
             return [str(a) for a in settings["agents"]]
         return []

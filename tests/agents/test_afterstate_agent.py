@@ -21,7 +21,7 @@ from huerta.agents.afterstate import (
 from huerta.agents.heuristics import heuristic_module
 from huerta.envs.core.errors import InvalidConfigError
 from huerta.envs.core.registry import get_game
-from huerta.training.matches import play_game
+from huerta.training.evaluation.matches import play_game
 
 
 def network(game: str, players: int = 2, seed: int = 0, zero: bool = False) -> ValueNetwork:

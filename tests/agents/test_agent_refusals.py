@@ -70,7 +70,8 @@ class Models:
 
     def ppo_path(self, game: str) -> str:
         if game not in self.ppo:
-            from huerta.training.train import TrainConfig, make_vec_env, new_model
+            from huerta.training.config import TrainConfig
+            from huerta.training.methods.ppo import make_vec_env, new_model
 
             out = self.folder / f"ppo_{game}"
             out.mkdir()
@@ -85,7 +86,7 @@ class Models:
 
     def rllib_module(self, game: str) -> object:
         if game not in self.rllib:
-            from huerta.training import rllib_env
+            from huerta.training.rllib import env as rllib_env
             from huerta.training.rllib import module_spec
 
             env = rllib_env.make_env(game, 2)

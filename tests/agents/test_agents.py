@@ -11,7 +11,7 @@ from huerta.agents.mcts import MCTSAgent
 from huerta.envs.core.errors import InvalidConfigError
 from huerta.envs.core.registry import game_names, get_game
 from huerta.envs.core.view import PlayerView
-from huerta.training.matches import play_batch, play_game
+from huerta.training.evaluation.matches import play_batch, play_game
 
 GAME_COUNTS = [(g, n) for g in game_names() for n in get_game(g).player_counts]
 

@@ -15,7 +15,7 @@ from huerta.agents.registry import check_agent_code
 from huerta.agents.value_weights import ValueWeights, is_weights_file
 from huerta.envs.core.errors import InvalidConfigError
 from huerta.envs.core.registry import game_names, game_variants, get_game, own_player_counts
-from huerta.training.matches import play_game
+from huerta.training.evaluation.matches import play_game
 
 # one shipped model per game (its smallest own player count, 2 for every game today: the model
 # also sits at bigger tables) and one per variant (the solo game), from the registry
@@ -54,7 +54,8 @@ def _model(game: str, shared_layers: int, tmp_path):
     not, its action layer scaled up so that its choices are not near ties, saved as a zip."""
     import torch
 
-    from huerta.training.train import TrainConfig, make_vec_env, new_model
+    from huerta.training.config import TrainConfig
+    from huerta.training.methods.ppo import make_vec_env, new_model
 
     config = TrainConfig(game=game, envs=1, net_arch=[64, 32], shared_layers=shared_layers,
                          out=str(tmp_path), progress=False).check()
@@ -71,7 +72,7 @@ def _model(game: str, shared_layers: int, tmp_path):
 @pytest.mark.parametrize("shared_layers", [0, 1, 2])
 @pytest.mark.parametrize("game", game_names())
 def test_an_exported_policy_computes_what_the_network_does(game, shared_layers, tmp_path):
-    from huerta.training.export import export_policy
+    from huerta.training.methods.export import export_policy
     from huerta.training.selfplay import BatchedPolicy
 
     model, path = _model(game, shared_layers, tmp_path)
@@ -90,7 +91,7 @@ def test_an_exported_policy_computes_what_the_network_does(game, shared_layers, 
 
 
 def test_the_learned_agent_plays_what_ppo_plays(tmp_path):
-    from huerta.training.export import export_policy
+    from huerta.training.methods.export import export_policy
 
     _, path = _model("mi_tierra", 1, tmp_path)
     export_policy(path, tmp_path / "policy.npz", dtype="float32")
@@ -141,7 +142,7 @@ def test_the_shipped_agents_play_legal_games_at_every_count(game, players):
 
 
 def test_the_shipped_agent_beats_random_at_finca():
-    from huerta.training.matches import play_batch
+    from huerta.training.evaluation.matches import play_batch
 
     summary = play_batch("finca", 2, ["learned", "random"], games=10, seed=11)
     assert summary.wins[0] >= 8  # the shipped model wins 90%+ of 400 games (README)

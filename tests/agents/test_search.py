@@ -14,7 +14,7 @@ from huerta.agents.heuristics import make_heuristic
 from huerta.agents.search import SearchAgent
 from huerta.envs.core.errors import InvalidConfigError
 from huerta.envs.core.registry import game_names, get_game
-from huerta.training.matches import play_game
+from huerta.training.evaluation.matches import play_game
 
 GAMES = tuple(game_names())  # every registered game has a search agent
 

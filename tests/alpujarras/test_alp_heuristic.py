@@ -22,7 +22,7 @@ from huerta.envs.alpujarras import new_game
 from huerta.envs.alpujarras.actions import END_TURN, deliver
 from huerta.envs.alpujarras.components import APPLE, CHERRY, GREEN, LEMON, RED
 from huerta.envs.core.view import PlayerView
-from huerta.training.matches import play_batch, play_game
+from huerta.training.evaluation.matches import play_batch, play_game
 
 
 def finish_turn(state, agent) -> list[int]:

@@ -103,7 +103,7 @@ def test_rllib_reset_seeds_deal_different_games():
     """The RLlib table (league seats drawn per episode) deals its games through the AEC env's
     reset: different reset seeds, different games."""
     pytest.importorskip("ray.rllib")
-    from huerta.training.rllib_env import make_env
+    from huerta.training.rllib.env import make_env
 
     env = make_env("finca", 2, league={"weights": {"random": 1.0, "heuristic": 1.0}})
     deals = {}

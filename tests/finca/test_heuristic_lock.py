@@ -19,7 +19,7 @@ from huerta.envs.core.view import PlayerView
 from huerta.envs.finca import components as C
 from huerta.envs.finca.actions import PLAY_GUST, Phase
 from huerta.envs.finca.game import new_game
-from huerta.training.matches import play_game
+from huerta.training.evaluation.matches import play_game
 
 
 def _heuristics(players: int, seed: int) -> list:

@@ -26,7 +26,7 @@ from huerta.envs.mi_tierra.actions import (
 )
 from huerta.envs.mi_tierra.rules import score
 from huerta.envs.mi_tierra.scenario import scenario, space
-from huerta.training.matches import play_batch, play_game
+from huerta.training.evaluation.matches import play_batch, play_game
 
 
 def decide(agent: MiTierraHeuristic, state) -> int:

@@ -83,7 +83,7 @@ def test_rllib_self_play_trains_checkpoints_resumes_and_evaluates(trained_run, c
 def test_the_best_policys_evaluation_replays_exactly(trained_run):
     from huerta.agents import make_agent
     from huerta.training.rllib import evaluate_agent
-    from huerta.training.train import read_eval
+    from huerta.training.runs import read_eval
 
     run, _ = trained_run
     best_steps = json.loads((run / "best_policy" / "huerta_policy.json").read_text())["steps"]

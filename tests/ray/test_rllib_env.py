@@ -22,7 +22,7 @@ GAMES = every_count()  # every game at each of its own counts, and alpujarras-so
 @pytest.fixture(scope="module")
 def rllib_env():
     try:
-        from huerta.training import rllib_env
+        from huerta.training.rllib import env as rllib_env
     except ImportError as exc:
         pytest.fail(f"the Ray tests need Ray RLlib: pip install 'huerta[ray]' ({exc})")
     return rllib_env
@@ -238,7 +238,7 @@ def test_huerta_imports_ray_only_when_asked():
     import sys
 
     code = ("import sys, huerta.envs, huerta.agents, huerta.training.cli, "
-            "huerta.training.tournament, huerta.training.ray_tournament, "
+            "huerta.training.evaluation.tournament, huerta.training.evaluation.ray_tournament, "
             "huerta.agents.rllib_agent; from huerta.agents.registry import check_agent_code; "
             "print('ray' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

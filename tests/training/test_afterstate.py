@@ -1,5 +1,5 @@
-"""Training of the afterstate value (training/afterstate.py): positions recorded at every turn
-boundary with the game's result, n-step targets, a fit that starts from the heuristic's margin,
+"""Training of the afterstate value (training/methods/afterstate.py): positions recorded at every
+turn boundary with the game's result, n-step targets, a fit that starts from the heuristic's margin,
 and runs that evaluate, resume and hand back a value `learned` plays."""
 
 from __future__ import annotations
@@ -18,11 +18,20 @@ from huerta.agents import make_agent
 from huerta.agents.afterstate import ValueNetwork
 from huerta.envs.core.errors import InvalidConfigError
 from huerta.envs.core.registry import get_game
-from huerta.training import afterstate, chunks
-from huerta.training.afterstate import Afterstates, eval_points, record, record_chunk, targets
+from huerta.training import chunks
 from huerta.training.cli import main as cli_main
-from huerta.training.matches import play_game
-from huerta.training.train import TrainConfig, TrainingInterrupted, read_eval, train
+from huerta.training.config import TrainConfig
+from huerta.training.evaluation.matches import play_game
+from huerta.training.methods import afterstate
+from huerta.training.methods.afterstate import (
+    Afterstates,
+    eval_points,
+    record,
+    record_chunk,
+    targets,
+)
+from huerta.training.methods.dispatch import train
+from huerta.training.runs import TrainingInterrupted, read_eval
 
 TINY = {"value_games": 8, "value_epochs": 1, "eval_games": 2, "progress": False}
 
@@ -208,7 +217,7 @@ def test_settings_of_the_other_method_are_refused_by_name(tmp_path, capsys):
 
 
 def test_an_evaluation_is_the_same_over_any_workers_and_a_stop_abandons_it():
-    shipped = Path(afterstate.__file__).resolve().parents[1] / "agents" / "models" / "finca.npz"
+    shipped = Path(afterstate.__file__).resolve().parents[2] / "agents" / "models" / "finca.npz"
     args = (shipped, "finca", 2, "random", 12, 5)
     one = afterstate.evaluate(*args, workers=1)
     assert one is not None and 0 <= one <= 1

@@ -20,10 +20,11 @@ import pytest
 from huerta.agents.base import Agent
 from huerta.envs.core.errors import InvalidConfigError
 from huerta.envs.core.registry import game_names, own_player_counts
-from huerta.training.anchored import AnchoredFit, pair_table
-from huerta.training.benchmark import RATING_LEGEND, RUNG_LEGEND, benchmark, format_benchmark
 from huerta.training.cli import main
-from huerta.training.ladder import BENCHMARK_SEED, ladder, reference_ratings
+from huerta.training.evaluation.anchored import AnchoredFit, pair_table
+from huerta.training.evaluation.benchmark import benchmark
+from huerta.training.evaluation.benchmark_table import RATING_LEGEND, RUNG_LEGEND, format_benchmark
+from huerta.training.evaluation.ladder import BENCHMARK_SEED, ladder, reference_ratings
 
 GAMES = 12  # per rung: 6 deals x 2 seats
 

@@ -1,7 +1,7 @@
-"""Training of the solo value's constants by the cross-entropy method (training/cem.py):
-candidates are the mean and mirrored samples, the elite make the next mean, and runs play the
-same deals for every candidate, evaluate every generation, stop keeping what was finished,
-resume to the same constants, and hand back a file `learned` plays."""
+"""Training of the solo value's constants by the cross-entropy method (training/methods/cem.py):
+candidates are the mean and mirrored samples, the elite make the next mean, and runs play the same
+deals for every candidate, evaluate every generation, stop keeping what was finished, resume to the
+same constants, and hand back a file `learned` plays."""
 
 from __future__ import annotations
 
@@ -17,10 +17,12 @@ from huerta.agents import make_agent
 from huerta.agents.heuristics.alpujarras import SOLO
 from huerta.agents.value_weights import ValueWeights
 from huerta.envs.core.errors import InvalidConfigError
-from huerta.training import cem
 from huerta.training.cli import main as cli_main
-from huerta.training.matches import play_game
-from huerta.training.train import TrainConfig, TrainingInterrupted, read_eval, train
+from huerta.training.config import TrainConfig
+from huerta.training.evaluation.matches import play_game
+from huerta.training.methods import cem
+from huerta.training.methods.dispatch import train
+from huerta.training.runs import TrainingInterrupted, read_eval
 
 TINY = {"game": "alpujarras-solo", "cem_generations": 2, "cem_population": 3, "cem_elite": 2,
         "cem_deals": 2, "eval_games": 2, "progress": False}
@@ -93,7 +95,7 @@ def test_a_tiny_run_evaluates_every_generation_and_hands_back_constants_learned_
         "huerta train alpujarras-solo --seed 0 --generations 2")
     assert trained["best_generation"] == kept.generation
     assert (run / "learning_curve.png").stat().st_size > 0
-    from huerta.training.export import export_policy
+    from huerta.training.methods.export import export_policy
 
     exported = export_policy(run, tmp_path / "solo.npz")
     assert ValueWeights.load(exported).about["weights"] == kept.weights
@@ -142,7 +144,7 @@ def test_a_stopped_run_keeps_its_generations_and_resumes_to_the_same_constants(t
         cem.train_cem(config, out, StopDuringGeneration2())
     assert [g.generation for g in cem.read_generations(out)] == [0, 1]
     assert not (out / "best_policy.npz").exists()
-    from huerta.training.export import export_policy
+    from huerta.training.methods.export import export_policy
 
     with pytest.raises(InvalidConfigError, match=r"no best_policy\.npz yet \(the cem run"):
         export_policy(out)
@@ -165,7 +167,7 @@ def test_a_stopped_run_keeps_its_generations_and_resumes_to_the_same_constants(t
 
 
 def test_a_solo_ppo_run_says_its_method_in_the_command_it_records(tmp_path):
-    from huerta.training.export import run_facts
+    from huerta.training.methods.export import run_facts
 
     config = TrainConfig(game="alpujarras-solo", method="ppo", out=str(tmp_path)).check()
     (tmp_path / "config.json").write_text(json.dumps(vars(config)))

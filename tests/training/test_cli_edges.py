@@ -20,8 +20,8 @@ from huerta.envs.core.errors import CorruptRecordError
 from huerta.envs.core.records import GameRecord, replay
 from huerta.envs.core.registry import game_names, get_game
 from huerta.envs.core.transcript import random_record
-from huerta.training import cli
 from huerta.training.cli import main
+from huerta.training.cli import play as cli_play
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -141,7 +141,7 @@ BAD_AGENTS = {
 @pytest.mark.parametrize("command", ["tournament", "play", "demo"])
 @pytest.mark.parametrize("agent", BAD_AGENTS, ids=BAD_AGENTS.keys())
 def test_bad_agent_codes_are_refused_before_anything_runs(command, agent, capsys, monkeypatch):
-    monkeypatch.setattr(cli, "play_batch", lambda *a, **k: pytest.fail("a game was played"))
+    monkeypatch.setattr(cli_play, "play_batch", lambda *a, **k: pytest.fail("a game was played"))
     game = [] if command == "demo" else ["finca"]
     code, out, err = run([command, *game, "--agents", agent], capsys)
     assert code == 2 and out == ""
@@ -290,7 +290,7 @@ def test_replay_of_a_good_record_prints_it(game, tmp_path, capsys):
 
 
 def test_keyboard_interrupt_is_one_line(capsys, monkeypatch):
-    from huerta.training import matches
+    from huerta.training.evaluation import matches
 
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt

@@ -6,7 +6,7 @@ from __future__ import annotations
 from game_cases import middle_count
 
 from huerta.training.cli import main
-from huerta.training.matches import play_batch, results_table
+from huerta.training.evaluation.matches import play_batch, results_table
 
 
 def _agent_names(out: str) -> list[str]:

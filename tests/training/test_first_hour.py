@@ -32,7 +32,8 @@ from huerta.envs.core.registry import (
 from huerta.envs.core.single_agent import SingleAgentEnv
 from huerta.training import bench as bench_module
 from huerta.training.cli import main
-from huerta.training.tournament import AgentStats, TournamentResult, format_results
+from huerta.training.evaluation.tournament_result import AgentStats, TournamentResult
+from huerta.training.evaluation.tournament_table import format_results
 
 ROOT = Path(__file__).resolve().parents[2]
 PUBLISHED_NAMES = ["finca", "alpujarras", "alpujarras-solo", "mi_tierra"]  # what commands take
@@ -136,7 +137,7 @@ def test_benchmark_hands_over_every_row_in_order():
 
 def solo_record():
     from huerta.agents import make_agent
-    from huerta.training.matches import play_game
+    from huerta.training.evaluation.matches import play_game
 
     record, _ = play_game("alpujarras", [make_agent("random", game="alpujarras", seed=0)], 3)
     return record
@@ -169,8 +170,8 @@ def test_replay_gif_shows_progress_on_stderr(tmp_path, capsys):
 
 
 def test_eval_line_and_summary_name_wilson_intervals(tmp_path):
+    from huerta.training.methods.report import eval_line, summary_line
     from huerta.training.runs import append_eval
-    from huerta.training.train import eval_line, summary_line
 
     assert eval_line(100_000, {"random": 0.925, "heuristic": 0.1}, 40) == (
         "eval at 100,000 steps: 92.5% [80.1, 97.4] vs random, "
@@ -202,7 +203,9 @@ def test_eval_csv_times_are_iso_8601_and_old_epoch_rows_still_read(tmp_path):
 
 def test_training_prints_a_line_per_evaluation_and_a_summary(tmp_path, capsys):
     pytest.importorskip("sb3_contrib")
-    from huerta.training.train import TrainConfig, read_eval, train
+    from huerta.training.config import TrainConfig
+    from huerta.training.methods.dispatch import train
+    from huerta.training.runs import read_eval
 
     config = TrainConfig(
         game="alpujarras-solo", steps=128, out=str(tmp_path), n_steps=64, batch_size=32,
@@ -252,7 +255,7 @@ def test_every_valid_games_message_lists_the_solo_game(argv, capsys):
 
 
 def test_train_config_names_the_solo_game_among_the_valid_ones():
-    from huerta.training.train import TrainConfig
+    from huerta.training.config import TrainConfig
 
     with pytest.raises(InvalidConfigError, match=r"valid games: .*alpujarras-solo"):
         TrainConfig(game="chess").check()
@@ -318,9 +321,9 @@ def test_the_ladder_file_ships_in_the_wheel():
     tomllib = pytest.importorskip("tomllib")
     data = tomllib.loads((ROOT / "pyproject.toml").read_text())
     package_data = data["tool"]["setuptools"]["package-data"]
-    patterns = package_data.get("huerta.training", []) + package_data.get("*", [])
+    patterns = package_data.get("huerta.training.evaluation", []) + package_data.get("*", [])
     assert any(fnmatch.fnmatch("ladder.json", pattern) for pattern in patterns)
-    assert (ROOT / "training" / "ladder.json").is_file()
+    assert (ROOT / "training" / "evaluation" / "ladder.json").is_file()
 
 
 def test_packaging_finds_every_game_package_by_itself():

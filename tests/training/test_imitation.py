@@ -1,5 +1,5 @@
-"""The warm start by imitation (training/imitation.py): recorded games that replay, returns as
-self-play pays them, chunks that survive an interruption, and a fit that agrees with the
+"""The warm start by imitation (training/methods/imitation.py): recorded games that replay, returns
+as self-play pays them, chunks that survive an interruption, and a fit that agrees with the
 heuristic on games it never saw."""
 
 from __future__ import annotations
@@ -16,18 +16,14 @@ pytest.importorskip("sb3_contrib")
 from huerta.agents.heuristics import make_heuristic
 from huerta.envs.core.policies import policy_action
 from huerta.envs.core.registry import get_game
-from huerta.training import chunks, imitation
+from huerta.training import chunks
 from huerta.training.chunks import chunk_seed
-from huerta.training.imitation import agreement, fit, record
-from huerta.training.train import (
-    TrainConfig,
-    TrainingInterrupted,
-    make_vec_env,
-    new_model,
-    read_eval,
-    resume_candidates,
-    train,
-)
+from huerta.training.config import TrainConfig
+from huerta.training.methods import imitation
+from huerta.training.methods.dispatch import train
+from huerta.training.methods.imitation import agreement, fit, record
+from huerta.training.methods.ppo import make_vec_env, new_model
+from huerta.training.runs import TrainingInterrupted, read_eval, resume_candidates
 
 
 def _same(a: imitation.Positions, b: imitation.Positions) -> bool:

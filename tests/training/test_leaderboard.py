@@ -18,17 +18,17 @@ import time
 
 import pytest
 
-from huerta.training import benchmark as benchmark_module
-from huerta.training.benchmark import BenchmarkInterrupted, benchmark
 from huerta.training.cli import main
-from huerta.training.leaderboard import (
+from huerta.training.evaluation import benchmark as benchmark_module
+from huerta.training.evaluation.benchmark import BenchmarkInterrupted, benchmark
+from huerta.training.evaluation.leaderboard import (
     DB_ENV,
     SCHEMA_VERSION,
     Leaderboard,
     LeaderboardError,
     default_db_path,
 )
-from huerta.training.standings import MATRIX_LEGEND, SOLO_LEGEND
+from huerta.training.evaluation.standings import MATRIX_LEGEND, SOLO_LEGEND
 
 GAMES = 4  # per rung: 2 deals x 2 seats, against random and the heuristic: 8 games
 

@@ -20,10 +20,15 @@ from pathlib import Path
 
 import pytest
 
-from huerta.training import benchmark as benchmark_module
-from huerta.training import leaderboard
 from huerta.training.cli import main
-from huerta.training.leaderboard import APPLICATION, SCHEMA, Leaderboard, LeaderboardError
+from huerta.training.evaluation import benchmark as benchmark_module
+from huerta.training.evaluation import leaderboard
+from huerta.training.evaluation.leaderboard import (
+    APPLICATION,
+    SCHEMA,
+    Leaderboard,
+    LeaderboardError,
+)
 
 TABLES = ("agents", "games", "meta", "results")  # the tables of schema 1
 
@@ -35,7 +40,7 @@ OPENER = """
     import time
     from pathlib import Path
 
-    from huerta.training.leaderboard import Leaderboard
+    from huerta.training.evaluation.leaderboard import Leaderboard
 
     folder, me, rounds = Path(sys.argv[1]), sys.argv[2], int(sys.argv[3])
     (folder / f"ready-{me}").touch()

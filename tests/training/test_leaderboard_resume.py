@@ -14,7 +14,7 @@ import textwrap
 from pathlib import Path
 
 from huerta.training.cli import main
-from huerta.training.leaderboard import Leaderboard
+from huerta.training.evaluation.leaderboard import Leaderboard
 
 GAMES = 4  # random against random at Finca: 2 deals x 2 seats
 KILL_AT = 3  # the third game is appended to games.jsonl, then the process is killed
@@ -24,7 +24,7 @@ KILLED_BEFORE_STORING = """
     import signal
     import sys
 
-    from huerta.training import leaderboard
+    from huerta.training.evaluation import leaderboard
     from huerta.training.cli import main
 
     real = leaderboard.Leaderboard.add_game

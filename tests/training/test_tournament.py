@@ -7,15 +7,11 @@ import json
 import pytest
 
 from huerta.envs.core.errors import InvalidConfigError
-from huerta.training.ratings import openskill_ratings, ranks_from_keys, wilson_interval
-from huerta.training.tournament import (
-    agent_labels,
-    format_results,
-    make_jobs,
-    run_tournament,
-    save_results,
-    summarise,
-)
+from huerta.training.evaluation.jobs import make_jobs
+from huerta.training.evaluation.ratings import openskill_ratings, ranks_from_keys, wilson_interval
+from huerta.training.evaluation.tournament import run_tournament
+from huerta.training.evaluation.tournament_result import agent_labels, summarise
+from huerta.training.evaluation.tournament_table import format_results, save_results
 
 
 def test_wilson_interval_known_values():

@@ -27,18 +27,13 @@ import pytest
 from huerta.agents import make_agent
 from huerta.envs.core.errors import CorruptRecordError, InvalidConfigError
 from huerta.envs.core.registry import game_names
-from huerta.training import tournament
 from huerta.training.cli import main
-from huerta.training.matches import play_game
+from huerta.training.evaluation import jobs, tournament
+from huerta.training.evaluation.jobs import count_jobs, iter_jobs, play_jobs
+from huerta.training.evaluation.matches import play_game
+from huerta.training.evaluation.tournament import TournamentInterrupted, run_tournament
+from huerta.training.evaluation.tournament_folder import TournamentFolder
 from huerta.training.runs import write_atomic
-from huerta.training.tournament import (
-    TournamentFolder,
-    TournamentInterrupted,
-    count_jobs,
-    iter_jobs,
-    play_jobs,
-    run_tournament,
-)
 
 ROOT = Path(__file__).resolve().parents[2]
 AGENTS = ["random", "random"]
@@ -178,7 +173,7 @@ def test_resuming_a_finished_tournament_plays_nothing(tmp_path, reference, monke
     ref = reference("alpujarras")
     out = tmp_path / "run"
     shutil.copytree(ref, out)
-    monkeypatch.setattr(tournament, "run_job", lambda args: pytest.fail("a game was played"))
+    monkeypatch.setattr(jobs, "run_job", lambda args: pytest.fail("a game was played"))
     run_tournament("alpujarras", AGENTS, games=games_of("alpujarras"), seed=SEED, out=out,
                    resume=True)
     assert_same_results(out, ref)
@@ -216,7 +211,7 @@ def _settings(game: str = "alpujarras") -> dict:
 
 
 def test_a_held_lock_refuses_a_second_run(tmp_path, monkeypatch):
-    monkeypatch.setattr(tournament, "run_job", lambda args: pytest.fail("a game was played"))
+    monkeypatch.setattr(jobs, "run_job", lambda args: pytest.fail("a game was played"))
     out = tmp_path / "run"
     with TournamentFolder(out, _settings(), resume=False), pytest.raises(
         InvalidConfigError, match="another tournament is writing to this folder now"
@@ -315,7 +310,7 @@ BAD_ARGUMENTS = {
 @pytest.mark.parametrize("game", game_names())
 def test_every_argument_is_checked_before_the_first_game(game, change, message, tmp_path,
                                                          monkeypatch):
-    monkeypatch.setattr(tournament, "run_job", lambda args: pytest.fail("a game was played"))
+    monkeypatch.setattr(jobs, "run_job", lambda args: pytest.fail("a game was played"))
     kwargs = {"codes": AGENTS, "games": 4, "seed": 0, "workers": 1, "players": 2,
               "out": tmp_path / "out", **change}
     with pytest.raises(InvalidConfigError, match=message):
@@ -324,7 +319,7 @@ def test_every_argument_is_checked_before_the_first_game(game, change, message, 
 
 
 def test_an_output_folder_that_cannot_be_written_is_refused(tmp_path, monkeypatch):
-    monkeypatch.setattr(tournament, "run_job", lambda args: pytest.fail("a game was played"))
+    monkeypatch.setattr(jobs, "run_job", lambda args: pytest.fail("a game was played"))
     blocker = tmp_path / "file"
     blocker.write_text("x")
     with pytest.raises(InvalidConfigError, match="is a file, not a folder"):
@@ -389,7 +384,7 @@ def test_a_worker_pool_pulls_at_most_two_jobs_per_worker(tmp_path):
 def test_ctrl_c_in_process_keeps_the_finished_games(tmp_path, monkeypatch, capsys, reference):
     """A KeyboardInterrupt during the third game: two kept, one line, exit status 130; the
     resumed run equals the uninterrupted one."""
-    original = tournament.run_job
+    original = jobs.run_job
     calls = itertools.count()
 
     def interrupting(args):
@@ -397,7 +392,7 @@ def test_ctrl_c_in_process_keeps_the_finished_games(tmp_path, monkeypatch, capsy
             raise KeyboardInterrupt
         return original(args)
 
-    monkeypatch.setattr(tournament, "run_job", interrupting)
+    monkeypatch.setattr(jobs, "run_job", interrupting)
     out = tmp_path / "run"
     total = games_of("alpujarras")
     expected = f"interrupted: 2 of {total} games kept"
@@ -406,14 +401,14 @@ def test_ctrl_c_in_process_keeps_the_finished_games(tmp_path, monkeypatch, capsy
     assert (info.value.kept, info.value.total) == (2, total)
     assert complete_lines(out / "games.jsonl") == 2
     calls = itertools.count()
-    monkeypatch.setattr(tournament, "run_job", interrupting)
+    monkeypatch.setattr(jobs, "run_job", interrupting)
     assert main(tournament_args("alpujarras", out, "--resume")) == 130
     err = capsys.readouterr().err.splitlines()
     assert err == [f"huerta tournament: interrupted: 4 of {total} games kept in "
                    f"{out / 'games.jsonl'}; run the same command with --resume to play the "
                    f"other {total - 4}; they are in the leaderboard "
                    f"{os.environ['HUERTA_LEADERBOARD']} too"]
-    monkeypatch.setattr(tournament, "run_job", original)
+    monkeypatch.setattr(jobs, "run_job", original)
     assert main(tournament_args("alpujarras", out, "--resume")) == 0
     assert_same_results(out, reference("alpujarras"))
 
@@ -422,7 +417,7 @@ def test_without_an_output_folder_ctrl_c_says_nothing_was_kept(monkeypatch):
     def interrupting(args):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(tournament, "run_job", interrupting)
+    monkeypatch.setattr(jobs, "run_job", interrupting)
     with pytest.raises(TournamentInterrupted, match="nothing kept"):
         run_tournament("alpujarras", AGENTS, games=2)
 

@@ -10,7 +10,9 @@ import pytest
 from huerta.agents import make_agent
 from huerta.envs.core.errors import InvalidConfigError
 from huerta.envs.core.registry import game_names, get_game
-from huerta.training.train import TRAIN_ALIASES, TrainConfig, read_eval, train
+from huerta.training.config import TRAIN_ALIASES, TrainConfig
+from huerta.training.methods.dispatch import train
+from huerta.training.runs import read_eval
 
 TINY = {
     "n_steps": 128, "batch_size": 64, "n_epochs": 1, "net_arch": [32, 32],
@@ -84,7 +86,7 @@ def test_existing_run_needs_resume_and_bad_settings_are_named(tmp_path):
 
 @pytest.mark.parametrize("imitation_games", [0, 2])
 def test_the_untrained_policy_is_never_the_best_model(tmp_path, monkeypatch, imitation_games):
-    import huerta.training.train as train_module
+    import huerta.training.methods.ppo as train_module
 
     # step 0 scores best of all, the trained policy worse: best_model is the trained one when
     # step 0 is untrained, the imitation of the heuristic when there was one
@@ -103,8 +105,8 @@ def test_the_untrained_policy_is_never_the_best_model(tmp_path, monkeypatch, imi
 
 
 def test_the_shared_trunk_is_a_setting_checked_by_name(tmp_path):
+    from huerta.training.methods.dispatch import resumed
     from huerta.training.networks import policy_kwargs
-    from huerta.training.train import _resumed_config
 
     assert TrainConfig().check().shared_layers == 1
     with pytest.raises(InvalidConfigError, match="shared_layers"):
@@ -126,7 +128,7 @@ def test_the_shared_trunk_is_a_setting_checked_by_name(tmp_path):
     saved = json.loads((run / "config.json").read_text())
     del saved["shared_layers"]
     (run / "config.json").write_text(json.dumps(saved))
-    assert _resumed_config(TrainConfig(game="finca", out=str(run)), run).shared_layers == 0
+    assert resumed(TrainConfig(game="finca", out=str(run)), run).shared_layers == 0
     # RLlib's modules keep two networks: its runs refuse a shared layer, naming the setting
     from huerta.training.rllib import RLlibTrainConfig
 

@@ -22,16 +22,12 @@ import pytest
 
 from huerta.envs.core.errors import InvalidConfigError
 from huerta.training import runs
-from huerta.training import train as train_module
 from huerta.training.cli import main as cli_main
+from huerta.training.config import TrainConfig
+from huerta.training.methods import ppo as train_module
+from huerta.training.methods.dispatch import train
+from huerta.training.runs import TrainingInterrupted, read_eval, resume_candidates
 from huerta.training.selfplay import OpponentPool, PoolWeights
-from huerta.training.train import (
-    TrainConfig,
-    TrainingInterrupted,
-    read_eval,
-    resume_candidates,
-    train,
-)
 
 GAME = "mi_tierra"
 STEPS = 1024
@@ -264,18 +260,18 @@ def test_rllib_nothing_to_resume_names_force(tmp_path):
     from dataclasses import asdict
 
     pytest.importorskip("ray.rllib")
-    from huerta.training.rllib import RLlibTrainConfig, train_rllib
+    from huerta.training.rllib import RLlibTrainConfig
 
     out = tmp_path / "run"
     with pytest.raises(InvalidConfigError, match=r"nothing to resume: .*config\.json does not "
                                                  r"exist; start afresh with --force"):
-        train_rllib(RLlibTrainConfig(game="finca", out=str(out)), resume=True)
+        train(RLlibTrainConfig(game="finca", out=str(out)), resume=True)
     out.mkdir()
     config = RLlibTrainConfig(game="finca", out=str(out)).check()
     (out / "config.json").write_text(json.dumps(asdict(config)))
     with pytest.raises(InvalidConfigError, match=r"nothing to resume: no checkpoint in .*; "
                                                  r"start afresh with --force"):
-        train_rllib(RLlibTrainConfig(game="finca", out=str(out)), resume=True)
+        train(RLlibTrainConfig(game="finca", out=str(out)), resume=True)
 
 
 def test_resume_refuses_contradictions(reference, tmp_path):

@@ -10,8 +10,9 @@ import torch
 from game_cases import middle_count
 
 from huerta.envs.core.registry import game_choices, get_game, resolve_game
+from huerta.training.config import TrainConfig
+from huerta.training.methods.ppo import new_model, save_model
 from huerta.training.selfplay import BatchedPolicy, PoolWeights, SnapshotAgent
-from huerta.training.train import TrainConfig, new_model, save_model
 from huerta.training.vector import SelfPlayVecEnv
 
 RANDOM_ONLY = PoolWeights(snapshot=0.0, heuristic=0.0, random=1.0)

@@ -25,8 +25,8 @@ from game_cases import middle_count
 from huerta.agents import make_agent
 from huerta.agents.learned import shipped_model
 from huerta.envs.core.registry import game_choices, resolve_game
-from huerta.training.matches import play_game
-from huerta.training.tournament import run_tournament
+from huerta.training.evaluation.matches import play_game
+from huerta.training.evaluation.tournament import run_tournament
 from huerta.web import bind, create_app
 
 CHROMIUM = os.environ.get("HUERTA_CHROMIUM", "/usr/bin/chromium")

@@ -30,8 +30,11 @@ from typing import Any
 from huerta.agents.registry import split_code
 from huerta.envs.core.errors import InvalidConfigError
 
-from .ray_cluster import cluster_cpus, connect
-from .tournament import MAX_WORKERS, Job, TournamentResult, run_job, run_tournament
+from ..limits import MAX_WORKERS
+from ..ray_cluster import cluster_cpus, connect
+from .jobs import Job, run_job
+from .tournament import run_tournament
+from .tournament_result import TournamentResult
 
 MODELS_FOLDER = "huerta-ray-models"
 # packed model files per agent code: code -> (agent name, sha256, tar bytes, member name)

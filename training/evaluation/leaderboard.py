@@ -417,7 +417,7 @@ def tournament_recorder(
 ) -> Callable[[dict[str, Any]], None]:
     """A `run_tournament(on_game=...)` callback storing each finished tournament game (its
     rotation: the game's index modulo the seat count, as the tournament schedules them)."""
-    from .agent_specs import agent_identity
+    from ..agent_specs import agent_identity
 
     ids = []
     for code in codes:

@@ -2,7 +2,7 @@
 
 All games in the database for the game and player count give pairwise outcomes between every
 two seats held by different agents; the ratings of all agents are fitted jointly on the anchored
-Elo scale (`training/anchored.py`), the ladder's rungs at their current versions held at their
+Elo scale (`anchored.py`), the ladder's rungs at their current versions held at their
 reference ratings (random at 0). An agent with no chain of games to a rung has no rating. The
 head-to-head matrix gives each row agent's share of pairwise points against each column agent.
 In the solo game there is no one to rate against but Zara, so each agent gets its win rate with
@@ -18,9 +18,9 @@ import numpy as np
 
 from huerta.envs.core.registry import game_label
 
-from .agent_specs import agent_identity
+from ..agent_specs import agent_identity
 from .anchored import AnchoredFit, pair_table
-from .benchmark import RATING_LEGEND
+from .benchmark_table import RATING_LEGEND
 from .ladder import ladder
 from .leaderboard import AgentRow, Leaderboard
 from .ratings import wilson_interval

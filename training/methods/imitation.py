@@ -32,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from .chunks import CHUNK_GAMES, chunk_seed, record_chunks
+from ..chunks import CHUNK_GAMES, chunk_seed, record_chunks
 
 HELD_OUT_EVERY = 10  # every tenth game is held out of the fit and measures agreement
 BATCH_SIZE = 512

@@ -46,20 +46,24 @@ from huerta.agents.afterstate import (
     heuristic_terms,
     margin_scale,
 )
+from huerta.envs.core.errors import InvalidConfigError
 
-from .chunks import CHUNK_GAMES, chunk_path, chunk_seed, record_chunks, results_until_stopped
-from .config import TrainConfig, eval_opponents
-from .runs import (
+from ..chunks import CHUNK_GAMES, chunk_path, chunk_seed, record_chunks, results_until_stopped
+from ..config import TrainConfig, eval_opponents
+from ..runs import (
+    START_AFRESH,
+    Stop,
     TrainingInterrupted,
     append_eval,
     best_key,
     ignore_sigint,
+    local_run_evidence,
     rates_of,
-    rates_text,
     read_eval,
     read_eval_rows,
     save_atomically,
 )
+from .report import rates_text
 
 HELD_OUT_EVERY = 10  # every tenth game is held out of the fit: early stopping and the report
 BATCH_SIZE = 512
@@ -346,7 +350,7 @@ def _evaluate_part(path: str, game: str, players: int, opponent: str, seed: int,
     indices: seats rotate, seeds fixed by index)."""
     from huerta.agents import make_agent
 
-    from .matches import play_game
+    from ..evaluation.matches import play_game
 
     network = ValueNetwork.load(path)
     wins = 0.0
@@ -498,7 +502,7 @@ def train_afterstate(config: Any, run: Path, stop: Any) -> tuple[int, float]:
     network.about["trained"].update(run_facts(run, config))
     save_atomically(run / "best_policy.npz", network.save)
     try:
-        from .plots import plot_learning_curve
+        from ..evaluation.plots import plot_learning_curve
 
         who = "solo against Zara" if config.players == 1 else f"{config.players} players"
         plot_learning_curve(read_eval(run), run / "learning_curve.png",
@@ -517,7 +521,7 @@ def run_facts(run: Path, config: Any) -> dict[str, Any]:
     flags = ""
     if config.value_games != TrainConfig.value_games:
         flags += f" --value-games {config.value_games}"
-    from .games import default_method
+    from ..games import default_method
 
     if default_method(config.game, config.players) != "afterstate":
         flags += " --method afterstate"
@@ -553,3 +557,26 @@ def summary_text(run: Path, games: int, seconds: float, eval_games: int) -> str:
         text += (f"; best value after {int(best['steps']):,} games: "
                  f"{rates_text(rates_of(best), eval_games)}")
     return text
+
+
+class Afterstate:
+    """The `afterstate` method: a value learned from the heuristic's games, played by its one-turn
+    search (see the module docstring for what it leaves in the run folder)."""
+
+    name = "afterstate"
+    folders = ("afterstate", "values")
+
+    def check_resumable(self, config: TrainConfig, run: Path) -> None:
+        """Refuse a resume with no recorded games."""
+        if not local_run_evidence(run):
+            raise InvalidConfigError(f"nothing to resume: no recorded games in "
+                                     f"{run / 'afterstate'}{START_AFRESH}")
+
+    def train(self, config: TrainConfig, run: Path, stop: Stop, resume: bool) -> int:
+        """Train (or go on training) in `run`; return the games it counts."""
+        games, _ = train_afterstate(config, run, stop)
+        return games
+
+    def finish(self, config: TrainConfig, run: Path, games: int, seconds: float) -> str:
+        """The line that ends the run."""
+        return summary_text(run, games, seconds, config.eval_games)

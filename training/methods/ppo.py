@@ -36,11 +36,8 @@ maximum), so no running normalisation is needed and a saved model needs no stati
 from __future__ import annotations
 
 import contextlib
-import json
-import signal
 import sys
 import time
-from dataclasses import asdict, fields
 from pathlib import Path
 from typing import Any
 
@@ -48,51 +45,29 @@ import numpy as np
 
 from huerta.agents.heuristics import HEURISTICS
 from huerta.envs.core.errors import InvalidConfigError
-from huerta.envs.core.registry import get_game
 from huerta.envs.core.validation import short_repr
 
-from .config import TRAIN_ALIASES, TrainConfig, eval_opponents
-from .runs import (
+from ..config import TrainConfig, eval_opponents
+from ..evaluation.matches import win_rate
+from ..runs import (
     START_AFRESH,
+    EvaluationInterrupted,
+    Stop,
     TrainingInterrupted,
     append_eval,
-    best_candidates,
     best_key,
-    clear_run,
     copy_atomic,
     imitated,
-    rates_of,
-    rates_text,
+    read_best,
     read_eval,
+    resume_candidates,
     save_atomically,
-    signals_caught,
+    save_checkpoint,
     trim_eval,
-    write_atomic,
 )
-from .selfplay import BatchedPolicy, PoolWeights, SnapshotAgent
-
-AUTO_CHECKPOINTS_KEPT = 2  # auto_<steps>.zip files kept (model_<steps>.zip are all kept)
-
-
-class _EvaluationInterrupted(BaseException):
-    """Raised by the signal handler inside an evaluation, which is abandoned (its row is made
-    again on resume). A BaseException so that no `except Exception` on the way swallows it."""
-
-
-class _Stop:
-    """The signal asked for, shared between the handlers and the training loop."""
-
-    def __init__(self) -> None:
-        self.signum: int | None = None
-        self.evaluating = False
-
-    def handler(self, signum: int, frame: Any) -> None:
-        if self.signum is not None and signum == signal.SIGINT:
-            raise KeyboardInterrupt  # a second Ctrl-C: stop now, nothing more saved
-        if self.signum is None:
-            self.signum = signum
-        if self.evaluating:
-            raise _EvaluationInterrupted
+from ..runs.layout import CHECKPOINTS, CURVE_FILE, MODEL_FILE
+from ..selfplay import BatchedPolicy, PoolWeights, SnapshotAgent
+from .report import eval_line, summary_line
 
 
 def evaluate(
@@ -102,25 +77,9 @@ def evaluate(
     """Win rate of `model` (masked, deterministic) against `opponent` over `games` seat-rotated
     games with fixed seeds; a shared victory counts 1/k. In a solo game (`players == 1`) the
     opponent is the game's own (opponent "zara") and a win is the game's verdict."""
-    from huerta.agents import make_agent
-
-    from .matches import play_game
-
-    wins = 0.0
     learner = BatchedPolicy(model)  # its policy read once for all the games
-    for g in range(games):
-        learner_seat = g % players
-        agents = [
-            SnapshotAgent(learner, deterministic=True) if seat == learner_seat
-            else make_agent(opponent, game=game, seed=seed + 31 * g + seat)
-            for seat in range(players)
-        ]
-        _, state = play_game(game, agents, seed + g, options=options)
-        if state.is_terminal:
-            winners = state.winners()
-            if learner_seat in winners:
-                wins += 1.0 / len(winners)
-    return wins / games
+    return win_rate(lambda: SnapshotAgent(learner, deterministic=True), game, players, opponent,
+                    games, seed, options)
 
 
 # --- files written whole -------------------------------------------------------------------------
@@ -130,33 +89,9 @@ def save_model(model: Any, path: Path) -> None:
 
 
 # --- checkpoints ---------------------------------------------------------------------------------
-def _checkpoint_steps(path: Path) -> int | None:
-    """The step count in a checkpoint's name (model_<steps>.zip, auto_<steps>.zip), else None."""
-    kind, _, digits = path.stem.partition("_")
-    return int(digits) if kind in ("model", "auto") and digits.isdigit() else None
-
-
 def _save_checkpoint(model: Any, run: Path, kind: str) -> Path:
-    """Save `model` as checkpoints/<kind>_<steps>.zip and latest.zip; keep the newest
-    `AUTO_CHECKPOINTS_KEPT` auto ones."""
-    folder = run / "checkpoints"
-    path = folder / f"{kind}_{model.num_timesteps:09d}.zip"
-    save_model(model, path)
-    copy_atomic(path, folder / "latest.zip")
-    if kind == "auto":
-        autos = sorted(folder.glob("auto_*.zip"), key=lambda p: _checkpoint_steps(p) or -1)
-        for old in autos[:-AUTO_CHECKPOINTS_KEPT]:
-            old.unlink(missing_ok=True)
-    return path
-
-
-def resume_candidates(run: Path) -> list[Path]:
-    """The checkpoints a resume tries, in order: latest.zip, then the others newest first."""
-    folder = Path(run) / "checkpoints"
-    latest = folder / "latest.zip"
-    others = [p for p in folder.glob("*.zip") if _checkpoint_steps(p) is not None]
-    others.sort(key=lambda p: (_checkpoint_steps(p), p.name.startswith("model")), reverse=True)
-    return ([latest] if latest.exists() else []) + others
+    """Save `model` as checkpoints/<kind>_<steps>.zip and latest.zip (runs.save_checkpoint)."""
+    return save_checkpoint(model.save, model.num_timesteps, run, kind)
 
 
 def _load_checkpoint(run: Path, vec_env: Any) -> Any:
@@ -175,7 +110,7 @@ def _load_checkpoint(run: Path, vec_env: Any) -> Any:
         if problems:
             print(f"huerta train: cannot read {'; '.join(problems)}; resuming from {path} "
                   f"({model.num_timesteps:,} steps)", file=sys.stderr)
-            copy_atomic(path, run / "checkpoints" / "latest.zip")
+            copy_atomic(path, run / CHECKPOINTS / "latest.zip")
         return model
     found = f": {'; '.join(problems)}" if problems else ""
     raise InvalidConfigError(
@@ -187,7 +122,7 @@ class _Callbacks:
     """Builds the SB3 callback list (kept in a factory so sb3 is imported lazily)."""
 
     @staticmethod
-    def make(config: TrainConfig, run: Path, total: int, stop: _Stop, start: int):
+    def make(config: TrainConfig, run: Path, total: int, stop: Stop, start: int):
         from stable_baselines3.common.callbacks import BaseCallback
 
         class TrainingCallback(BaseCallback):
@@ -197,7 +132,7 @@ class _Callbacks:
                 super().__init__()
                 self.bar = None
                 self.wins: list[float] = []
-                self.best = _read_best(run)
+                self.best = read_best(run, "best_model.zip")
                 self.next_checkpoint = self.next_snapshot = self.next_eval = 0
                 # the step count the policy's weights stand for: that of the last update
                 self.weights_steps = self.start_steps = start
@@ -281,7 +216,7 @@ class _Callbacks:
                                            config.eval_games, seed, config.game_options)
                         for opponent in eval_opponents(config.game, config.players)
                     }
-                except _EvaluationInterrupted:
+                except EvaluationInterrupted:
                     return  # abandoned: the resumed run evaluates this step count again
                 finally:
                     stop.evaluating = False
@@ -323,154 +258,52 @@ def _next_multiple(now: int, every: int) -> int:
     return (now // every + 1) * every
 
 
-# --- what a run prints ---------------------------------------------------------------------------
-
-
-def eval_line(steps: int, rates: dict[str, float], games: int) -> str:
-    """One evaluation as a line: each win rate with its 95% Wilson interval, e.g.
-    `eval at 100,000 steps: 92.5% [80.1, 97.4] vs random, 10.0% [4.0, 23.1] vs heuristic
-    (40 games each)`."""
-    each = " each" if len(rates) > 1 else ""
-    return f"eval at {steps:,} steps: {rates_text(rates, games)} ({games} games{each})"
-
-
-def summary_line(run: Path, steps: int, seconds: float, games: int) -> str:
-    """The line that ends a run: steps, wall time, and the best evaluation (the one
-    best_model.zip holds)."""
-    minutes, secs = divmod(round(seconds), 60)
-    text = f"training done: {steps:,} steps, {minutes} min {secs:02d} s"
-    rows = best_candidates(run) or read_eval(run)
-    if rows:
-        best = max(rows, key=lambda r: best_key(rates_of(r)))  # the first of the best
-        text += (f"; best model at {int(best['steps']):,} steps: "
-                 f"{rates_text(rates_of(best), games)}")
-    return text
-
-
-# --- eval.csv ------------------------------------------------------------------------------------
-def _read_best(run: Path) -> tuple[float, ...] | None:
-    rows = best_candidates(run)
-    if not rows or not (run / "best_model.zip").exists():
-        return None
-    return max(best_key(rates_of(r)) for r in rows)
-
-
-# --- the run folder ------------------------------------------------------------------------------
-_RUN_FILES = ("config.json", "eval.csv", "best_model.zip", "final_model.zip", "best_policy.npz",
-              "learning_curve.png", "imitation.json", "afterstate.json", "cem.jsonl")
-_RUN_FOLDERS = ("checkpoints", "pool", "tb", "imitation", "afterstate", "values")
-
-
-def _run_evidence(run: Path) -> list[str]:
-    """What in `run` belongs to a training run (empty when there is none)."""
-    found = [name for name in _RUN_FILES if (run / name).exists()]
-    for folder, pattern in (("checkpoints", "*.zip"), ("pool", "*.zip"),
-                            ("imitation", "chunk_*.npz"), ("afterstate", "chunk_*.npz"),
-                            ("values", "*.npz")):
-        if any((run / folder).glob(pattern)):
-            found.append(f"{folder}/")
-    return found
-
-
 def _imitation_begun(run: Path, config: TrainConfig) -> bool:
     """Whether a warm start was under way in `run` (games recorded, no checkpoint yet)."""
     return config.imitation_games > 0 and any((run / "imitation").glob("chunk_*.npz"))
 
 
-def _resumed_config(config: TrainConfig, run: Path) -> TrainConfig:
-    """The run's saved configuration; `steps` (when given) and `progress` from `config`."""
-    path = run / "config.json"
-    if not path.exists():
-        raise InvalidConfigError(f"nothing to resume: {path} does not exist{START_AFRESH}")
-    try:
-        saved = json.loads(path.read_text())
-    except ValueError as exc:
-        raise InvalidConfigError(f"{path}: not a valid run configuration: {exc}") from None
-    valid = {f.name for f in fields(TrainConfig)}
-    if not isinstance(saved, dict) or set(saved) - valid:
-        raise InvalidConfigError(f"{path}: not a run configuration of this version (unknown "
-                                 f"settings {sorted(set(saved) - valid) if saved else saved})")
-    given = config.game
-    if isinstance(given, str):
-        given = TRAIN_ALIASES[given][0] if given in TRAIN_ALIASES else get_game(given).name
-    if given != saved.get("game"):
-        raise InvalidConfigError(
-            f"{run} holds a {saved.get('game')} run, not {config.game}; "
-            "resume it under its own game or choose another --out"
-        )
-    saved.setdefault("shared_layers", 0)  # runs from before the shared trunk: two networks
-    saved.setdefault("imitation_games", 0)  # runs from before the warm start: none
-    saved.setdefault("method", "ppo")  # runs from before the afterstate method
-    saved["progress"] = config.progress
-    saved["out"] = config.out  # where the run is now, should it have been moved
-    if config.steps is not None:
-        saved["steps"] = config.steps
-    if config.cem_generations is not None:
-        saved["cem_generations"] = config.cem_generations
-    return TrainConfig(**saved).check()
+class PPO:
+    """The `ppo` method: MaskablePPO self-play, after imitating the heuristic (see the module
+    docstring for what it leaves in the run folder)."""
 
+    name = "ppo"
+    folders = (CHECKPOINTS, "pool", "tb", "imitation")
 
-def train(config: TrainConfig, resume: bool = False, force: bool = False) -> Path:
-    """Run (or resume) self-play training; return the run folder.
-
-    A folder that already holds a run is refused unless `resume` (continue it: its saved
-    settings, its target step count unless `config.steps` is set) or `force` (remove that run's
-    files and start afresh). SIGINT or SIGTERM saves a checkpoint and raises
-    `TrainingInterrupted`.
-    """
-    import torch
-
-    started = time.monotonic()
-    torch.set_num_threads(1)  # small MLPs: a second thread costs more in contention than it gains
-    if resume and force:
-        raise InvalidConfigError("resume and force contradict each other: --resume continues "
-                                 "the run in --out, --force replaces it")
-    run = Path(config.out)
-    if resume:
-        config = _resumed_config(config, run)
-        if config.method == "afterstate":
-            if not _run_evidence(run):
-                raise InvalidConfigError(f"nothing to resume: no recorded games in "
-                                         f"{run / 'afterstate'}{START_AFRESH}")
-        elif config.method == "cem":
-            pass  # a cem run goes on from its last finished generation, or from the start
-        elif not resume_candidates(run) and not _imitation_begun(run, config):
+    def check_resumable(self, config: TrainConfig, run: Path) -> None:
+        """Refuse a resume with no checkpoint and no warm start under way."""
+        if not resume_candidates(run) and not _imitation_begun(run, config):
             raise InvalidConfigError(
-                f"nothing to resume: no checkpoint in {run / 'checkpoints'}{START_AFRESH}"
+                f"nothing to resume: no checkpoint in {run / CHECKPOINTS}{START_AFRESH}"
             )
-    else:
-        config.check()
-        evidence = _run_evidence(run)
-        if evidence and not force:
-            raise InvalidConfigError(
-                f"{run} already holds a run ({', '.join(evidence)}); use --resume to continue "
-                "it, --force to replace it, or choose another --out"
-            )
-        if evidence:
-            clear_run(run, _RUN_FILES, _RUN_FOLDERS)
-    folders = {"afterstate": ("afterstate", "values"), "cem": ("values",)}.get(
-        config.method, ("checkpoints", "pool", "tb", "imitation"))
-    for sub in folders:
-        (run / sub).mkdir(parents=True, exist_ok=True)
-    write_atomic(run / "config.json", json.dumps(asdict(config), indent=2) + "\n")
 
-    stop = _Stop()
-    if config.method in ("afterstate", "cem"):  # a loop of their own, counted in games
-        if config.method == "afterstate":
-            from .afterstate import summary_text
-            from .afterstate import train_afterstate as train_method
-        else:
-            from .cem import summary_text
-            from .cem import train_cem as train_method
+    def train(self, config: TrainConfig, run: Path, stop: Stop, resume: bool) -> int:
+        """Train (or go on training) in `run`; return the steps the final model stands for."""
+        return train_ppo(config, run, stop, resume)
 
-        with signals_caught(stop):
-            games, _ = train_method(config, run, stop)
-        print(summary_text(run, games, time.monotonic() - started, config.eval_games),
-              flush=True)
-        return run
-    from .threads import one_blas_thread
+    def finish(self, config: TrainConfig, run: Path, steps: int, seconds: float) -> str:
+        """Draw the learning curve; the line that ends the run."""
+        rows = read_eval(run)
+        if rows:
+            try:
+                from ..evaluation.plots import plot_learning_curve
 
-    with signals_caught(stop), one_blas_thread():
+                who = "solo against Zara" if config.players == 1 else f"{config.players} players"
+                start = ", step 0: the imitation of the heuristic" if imitated(run) else ""
+                plot_learning_curve(rows, run / CURVE_FILE,
+                                    title=f"{config.game}, {who}{start}")
+            except ImportError:
+                pass
+        return summary_line(run, steps, seconds, config.eval_games)
+
+
+def train_ppo(config: TrainConfig, run: Path, stop: Stop, resume: bool) -> int:
+    """Self-play PPO in the claimed run folder `run` (a new run, or one resumed from its newest
+    readable checkpoint, or from its warm start); return the step count of the final model.
+    A signal (`stop`) saves a checkpoint and raises `TrainingInterrupted`."""
+    from ..threads import one_blas_thread
+
+    with one_blas_thread():
         vec_env = make_vec_env(config, run / "pool")
         callback = None
         try:
@@ -484,7 +317,7 @@ def train(config: TrainConfig, resume: bool = False, force: bool = False) -> Pat
             remaining = config.steps - model.num_timesteps
             if remaining > 0 and stop.signum is None:
                 callback = _Callbacks.make(config, run, config.steps, stop, model.num_timesteps)
-                with contextlib.suppress(_EvaluationInterrupted):  # a signal at the very edge
+                with contextlib.suppress(EvaluationInterrupted):  # a signal at the very edge
                     model.learn(total_timesteps=remaining, callback=callback,
                                 reset_num_timesteps=not resume, tb_log_name="ppo")
             if stop.signum is not None and not (callback is not None and callback.finished):
@@ -494,31 +327,18 @@ def train(config: TrainConfig, resume: bool = False, force: bool = False) -> Pat
                 copy_atomic(run / "final_model.zip", run / "best_model.zip")
             from .export import export_policy
 
-            export_policy(run, run / "best_policy.npz")
+            export_policy(run, run / MODEL_FILE)
         finally:
             if callback is not None:
                 callback.close_bar()
             vec_env.close()
-    rows = read_eval(run)
-    if rows:
-        try:
-            from .plots import plot_learning_curve
-
-            who = "solo against Zara" if config.players == 1 else f"{config.players} players"
-            start = ", step 0: the imitation of the heuristic" if imitated(run) else ""
-            plot_learning_curve(rows, run / "learning_curve.png",
-                                title=f"{config.game}, {who}{start}")
-        except ImportError:
-            pass
-    print(summary_line(run, model.num_timesteps, time.monotonic() - started, config.eval_games),
-          flush=True)
-    return run
+    return model.num_timesteps
 
 
-def _warm_start(model: Any, config: TrainConfig, run: Path, stop: _Stop) -> None:
-    """Imitate the heuristic before self-play (training/imitation.py), then save the result as
-    the run's step-0 checkpoint; a signal on the way raises `TrainingInterrupted` keeping the
-    games recorded so far."""
+def _warm_start(model: Any, config: TrainConfig, run: Path, stop: Stop) -> None:
+    """Imitate the heuristic before self-play (training/methods/imitation.py), then save the
+    result as the run's step-0 checkpoint; a signal on the way raises `TrainingInterrupted`
+    keeping the games recorded so far."""
     from .imitation import warm_start
 
     if config.game not in HEURISTICS:
@@ -540,7 +360,7 @@ def _warm_start(model: Any, config: TrainConfig, run: Path, stop: _Stop) -> None
 
 def make_vec_env(config: TrainConfig, pool_dir: Path) -> Any:
     """The games a run steps together (`SelfPlayVecEnv`), its opponents drawn from `pool_dir`."""
-    from .vector import SelfPlayVecEnv
+    from ..vector import SelfPlayVecEnv
 
     return SelfPlayVecEnv(
         config.game, config.players, n_envs=config.envs, pool_dir=pool_dir,
@@ -553,7 +373,7 @@ def new_model(config: TrainConfig, vec_env: Any, tensorboard: Path | None) -> An
     """A fresh MaskablePPO learner with the run's settings, on `vec_env`."""
     from sb3_contrib import MaskablePPO
 
-    from .networks import policy_kwargs
+    from ..networks import policy_kwargs
 
     return MaskablePPO(
         "MlpPolicy", vec_env, learning_rate=config.learning_rate,

@@ -20,9 +20,9 @@ from huerta.agents.learned import PolicyNetwork
 from huerta.agents.ppo import check_ppo_file, ppo_model_path
 from huerta.envs.core.errors import InvalidConfigError
 
-from .config import DEFAULT_STEPS, TrainConfig
-from .policy_arrays import policy_layers
-from .runs import best_candidates, best_key, rates_of, read_eval_rows
+from ..config import DEFAULT_STEPS, TrainConfig
+from ..policy_arrays import policy_layers
+from ..runs import best_candidates, best_key, rates_of, read_eval_rows
 
 DTYPES = ("float16", "float32")
 
@@ -40,7 +40,7 @@ def run_facts(run: Path) -> dict[str, Any]:
         game = config.get("game")
         name = f"{game}-solo" if config.get("players") == 1 else game
         flags = ""
-        from .games import default_method
+        from ..games import default_method
 
         default = default_method(game, config.get("players", 2))
         if config.get("method", "ppo") != default:

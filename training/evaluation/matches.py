@@ -78,6 +78,32 @@ def play_game(
     return record, state
 
 
+
+def win_rate(
+    learner: Callable[[], object], game: str, players: int, opponent: str, games: int,
+    seed: int, options: dict | None = None,
+) -> float:
+    """Win rate of the agent `learner()` builds for each game against agent code `opponent`
+    over `games` games with fixed seeds: game g is dealt `seed + g`, the learner sits in seat
+    g mod `players` and each opponent seat is seeded `seed + 31 g + seat`; a shared victory
+    counts 1/k. In a solo game (`players == 1`) the opponent is the game's own (opponent
+    "zara") and a win is the game's verdict. The evaluation of every training method."""
+    wins = 0.0
+    for g in range(games):
+        learner_seat = g % players
+        agents = [
+            learner() if seat == learner_seat
+            else make_agent(opponent, game=game, seed=seed + 31 * g + seat)
+            for seat in range(players)
+        ]
+        _, state = play_game(game, agents, seed + g, options=options)
+        if state.is_terminal:
+            winners = state.winners()
+            if learner_seat in winners:
+                wins += 1.0 / len(winners)
+    return wins / games
+
+
 def play_batch(
     game: str,
     num_players: int,

@@ -1,11 +1,11 @@
 """The benchmark ladder: fixed opponents per game and player count, with reference ratings.
 
 A ladder is an ordered list of rungs (agent codes: random, heuristic, search, later a learned
-agent), each with a reference rating on the anchored Elo scale of `training/anchored.py`: random
-is 0 for every game and player count, and the others were measured once by
-`scripts/reference_ladder.py` (each rung against the rungs below it, on the published deals) and
-kept in the package file `training/ladder.json`, with how they were made. A rung without a
-reference rating there is not used, so the ladder works before a rung is measured. In the solo
+agent), each with a reference rating on the anchored Elo scale of `anchored.py`: random is 0 for
+every game and player count, and the others were measured once by `scripts/reference_ladder.py`
+(each rung against the rungs below it, on the published deals) and kept in the package file
+`training/evaluation/ladder.json`, with how they were made. A rung without a reference rating there
+is not used, so the ladder works before a rung is measured. In the solo
 game (alpujarras with 1 player) there is no one to rate against but Zara: the file keeps each
 rung's win rate against her on the published deals instead.
 """

@@ -16,7 +16,7 @@ from .ratings import wilson_interval
 
 if TYPE_CHECKING:
     from .standings import Standings
-    from .tournament import TournamentResult
+    from .tournament_result import TournamentResult
 
 
 def _pyplot():

@@ -37,21 +37,25 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from huerta.agents.value_weights import ValueWeights
 
-from .runs import (
+from ..runs import (
+    Stop,
     TrainingInterrupted,
     append_eval,
     ignore_sigint,
-    rates_text,
     read_eval,
     save_atomically,
     write_atomic,
 )
+from .report import rates_text
+
+if TYPE_CHECKING:
+    from ..config import TrainConfig
 
 DUTY_SCORE = 0.05  # score per duty met, beside 1 per win (ten duties: half a win)
 TRAIN_SEED_BASE = 20_000_000  # training deals: 20,000,000 + seed x SEED_STRIDE + ...
@@ -152,7 +156,7 @@ def play_deals(weights: dict[str, float], seeds: Sequence[int],
     seeded as `play_game` seeds seat 0: the same for every candidate)."""
     from huerta.envs.alpujarras.effects import solo_duties_met
 
-    from .matches import play_game
+    from ..evaluation.matches import play_game
 
     model = ValueWeights(weights)
     wins = duties = 0
@@ -203,7 +207,7 @@ class Player:
         if self.pool is None:
             results: Any = map(_play_job, jobs)
         else:
-            from .chunks import results_until_stopped
+            from ..chunks import results_until_stopped
 
             results = results_until_stopped(self.pool, _play_job, jobs, self.should_stop)
         done = 0
@@ -347,7 +351,7 @@ def train_cem(config: Any, run: Path, stop: Any) -> tuple[int, float]:
     model.about["trained"].update(run_facts(run, config))
     save_atomically(run / "best_policy.npz", model.save)
     try:
-        from .plots import plot_learning_curve
+        from ..evaluation.plots import plot_learning_curve
 
         plot_learning_curve(read_eval(run), run / "learning_curve.png",
                             title="alpujarras solo: learned value constants (at 0: the "
@@ -404,3 +408,24 @@ def summary_text(run: Path, games: int, seconds: float, eval_games: int) -> str:
                  f"{rates_text({'zara': best.eval_rate}, eval_games)}, the heuristic's "
                  f"{rates_text({'zara': generations[0].eval_rate}, eval_games)}")
     return text
+
+
+class CEM:
+    """The `cem` method: the solo heuristic's value constants learned by the cross-entropy method
+    (see the module docstring for what it leaves in the run folder)."""
+
+    name = "cem"
+    folders = ("values",)
+
+    def check_resumable(self, config: TrainConfig, run: Path) -> None:
+        """Any folder resumes: a cem run goes on from its last finished generation."""
+        return  # a cem run goes on from its last finished generation, or from the start
+
+    def train(self, config: TrainConfig, run: Path, stop: Stop, resume: bool) -> int:
+        """Train (or go on training) in `run`; return the games it counts."""
+        games, _ = train_cem(config, run, stop)
+        return games
+
+    def finish(self, config: TrainConfig, run: Path, games: int, seconds: float) -> str:
+        """The line that ends the run."""
+        return summary_text(run, games, seconds, config.eval_games)

@@ -91,7 +91,7 @@ class RLlibObservations(BaseWrapper):
 
 def _checked_weights(weights: Mapping[str, float] | None) -> dict[str, float]:
     """League weights per opponent kind (defaults: `PoolWeights`), each finite and >= 0."""
-    from .selfplay import PoolWeights
+    from ..selfplay import PoolWeights
 
     checked = {k: float(getattr(PoolWeights(), k)) for k in OPPONENT_KINDS}
     for kind, value in (weights or {}).items():
