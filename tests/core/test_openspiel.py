@@ -21,7 +21,7 @@ from huerta.envs.openspiel import GAMES, short_name  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 TABLES = [(spec.name, n) for spec in game_specs() for n in spec.player_counts]
-SIMS = 20 if os.environ.get("HUERTA_FULL") else 3
+SIMS = 6 if os.environ.get("HUERTA_FULL") else 3
 
 
 def load(game: str, players: int, seed: int = 7):
