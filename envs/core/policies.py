@@ -12,7 +12,7 @@ value, before the game is touched.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
 import numpy as np
@@ -41,6 +41,21 @@ class CallablePolicy:
 
 
 AgentCodeResolver = Callable[..., Any]  # (code, game=..., seed=...) -> agent
+
+
+def seat_opponents(opponents: Any, num_players: int) -> list[Any]:
+    """One opponent for every seat but the learner's: `opponents` as a list of that length, or
+    a single one (a code, an agent, a callable) repeated; another length is refused, naming the
+    count to give."""
+    count = num_players - 1
+    if isinstance(opponents, (str, bytes)) or not isinstance(opponents, Sequence):
+        return [opponents] * count
+    if len(opponents) != count:
+        raise InvalidConfigError(
+            f"{len(opponents)} opponents given for {num_players} players; "
+            f"give {count} or a single one for every seat"
+        )
+    return list(opponents)
 
 
 def make_policy(spec: Any, game: str, seed: int | None = None,

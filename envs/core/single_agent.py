@@ -9,7 +9,6 @@ seeds, options) is checked by envs/core/validation.py, as in the AEC env.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any, ClassVar
 
 import gymnasium
@@ -17,7 +16,7 @@ import numpy as np
 from gymnasium import spaces
 
 from .errors import CallOrderError, IllegalActionError, InvalidConfigError
-from .policies import AgentCodeResolver, make_policy, policy_action
+from .policies import AgentCodeResolver, make_policy, policy_action, seat_opponents
 from .records import GameRecord
 from .registry import get_game
 from .rewards import check_reward_mode
@@ -105,7 +104,7 @@ class SingleAgentEnv(gymnasium.Env):
         self.learner_seat_fixed = learner_seat
         self.render_mode = render_mode
         self.max_steps = check_max_steps(max_steps, self.game_spec.default_max_steps)
-        self.opponent_specs = self._opponent_list(opponents)
+        self.opponent_specs = seat_opponents(opponents, self.num_players)
         self.opponents = [make_policy(o, self.game_spec.name, agent_codes=agent_codes)
                           for o in self.opponent_specs]
         self.observation_space = spaces.Box(
@@ -117,17 +116,6 @@ class SingleAgentEnv(gymnasium.Env):
         self.learner_seat = 0
         self.seat_policies: list[Any] = []
         self._obs = np.zeros(self.game_spec.observation_size, dtype=np.float32)
-
-    def _opponent_list(self, opponents: Any) -> list[Any]:
-        count = self.num_players - 1
-        if isinstance(opponents, (str, bytes)) or not isinstance(opponents, Sequence):
-            return [opponents] * count
-        if len(opponents) != count:
-            raise InvalidConfigError(
-                f"{len(opponents)} opponents given for {self.num_players} players; "
-                f"give {count} or a single one for every seat"
-            )
-        return list(opponents)
 
     # --- Gymnasium API ----------------------------------------------------------------------------
     def reset(

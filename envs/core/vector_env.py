@@ -36,7 +36,7 @@ from gymnasium.vector.utils import batch_space
 
 from .engine import GameState
 from .errors import CallOrderError, IllegalActionError, InvalidConfigError
-from .policies import AgentCodeResolver, make_policy, policy_action
+from .policies import AgentCodeResolver, make_policy, policy_action, seat_opponents
 from .registry import get_game
 from .rewards import check_reward_mode
 from .seeding import draw_seed
@@ -117,7 +117,8 @@ class BoardGameVectorEnv(VectorEnv):
         self.shaping = check_finite("shaping", shaping)
         self.game_options = check_game_options(game, options, self.game_spec.options, ())
         # None: a subclass draws each game's opponents (`_draw_opponents`, self-play from a pool)
-        self.opponent_specs = self._opponent_list(opponents)
+        self.opponent_specs = ([None] * (self.num_players - 1) if opponents is None
+                               else seat_opponents(opponents, self.num_players))
         # an agent object or a callable is one policy for every game; a code, one per game
         self._shared = {k: o if hasattr(o, "act_batch") else make_policy(o, self.game_spec.name)
                         for k, o in enumerate(self.opponent_specs)
@@ -135,19 +136,6 @@ class BoardGameVectorEnv(VectorEnv):
         self._started = False
         # seconds spent in the engine and in the opponents' decisions (`huerta bench --train`)
         self.timing = {"env": 0.0, "opponents": 0.0}
-
-    def _opponent_list(self, opponents: Any) -> list[Any]:
-        count = self.num_players - 1
-        if opponents is None:
-            return [None] * count
-        if isinstance(opponents, (str, bytes)) or not isinstance(opponents, Sequence):
-            return [opponents] * count
-        if len(opponents) != count:
-            raise InvalidConfigError(
-                f"{len(opponents)} opponents given for {self.num_players} players; "
-                f"give {count} or a single one for every seat"
-            )
-        return list(opponents)
 
     # --- Gymnasium's VectorEnv API ---------------------------------------------------------------
     def reset(
