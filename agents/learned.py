@@ -248,29 +248,16 @@ def learned_policy_path(game: str, arg: str | None, players: int) -> Path:
     return path
 
 
-def learned_version(game: str, arg: str | None, digits: int = 12) -> str:
-    """The leaderboard version of `learned` (or `learned:PATH`) for `game`: a sha256 of this
-    module's source, the afterstate agent's and the policy files it may play (the game's
-    shipped ones, the 2-player policy and any variant's, or PATH's file), so a retrained
-    policy is a new version."""
-    import hashlib
-
+def learned_files(game: str, arg: str | None) -> list[Path]:
+    """The model files `learned` (or `learned:PATH`) may play for `game`: PATH's file, or the
+    game's shipped ones (every seat count's and variant's), for its version
+    (`huerta.agents.versions`: a retrained policy is a new version)."""
     from huerta.envs.core.registry import game_label
 
     if learned_options(arg)[0]:
-        files = [learned_policy_path(game, arg, 2)]
-    else:
-        names = {game_label(game, n) for n in (1, 2, 3, 4)}
-        files = sorted(p for p in MODELS.glob("*.npz") if p.stem in names)
-    digest = hashlib.sha256(Path(__file__).read_bytes())
-    for player in ("afterstate.py", "value_weights.py"):  # play value and weights files
-        digest.update((Path(__file__).parent / player).read_bytes())
-    heuristic = Path(__file__).parent / "heuristics" / f"{game}.py"
-    if heuristic.is_file():  # the afterstate and constants agents play the heuristic's search
-        digest.update(heuristic.read_bytes())
-    for path in files:
-        digest.update(path.name.encode() + b"\0" + path.read_bytes())
-    return digest.hexdigest()[:digits]
+        return [learned_policy_path(game, arg, 2)]
+    names = {game_label(game, n) for n in (1, 2, 3, 4)}
+    return sorted(p for p in MODELS.glob("*.npz") if p.stem in names)
 
 
 class LearnedAgent(Agent):

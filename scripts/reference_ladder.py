@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import json
 import shlex
+import subprocess
 import sys
 from datetime import date
 from pathlib import Path
@@ -70,21 +71,45 @@ def as_rung(code: str, entry: dict[str, Any]) -> Rung:
     return Rung(code, rating=float(entry.get("rating", 0.0)), version=entry.get("version"))
 
 
+def remeasure_command(game: str, players: int, code: str, games: int, workers: int,
+                      only_below: bool) -> str:
+    """The command that measures this one rung again (the ladder test quotes it)."""
+    words = ["scripts/reference_ladder.py", "--game", game, "--players", str(players),
+             "--rungs", code, "--games", str(games), "--workers", str(workers)]
+    return " ".join(shlex.quote(w) for w in words + (["--only-below"] if only_below else []))
+
+
+def git_commit() -> str | None:
+    """The commit of the huerta checkout measured (with `+dirty` when tracked files differ), or
+    None outside a git checkout."""
+    root = Path(__file__).resolve().parent.parent
+    try:
+        head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True,
+                              text=True, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"],
+                               cwd=root, capture_output=True, text=True, check=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    return head + ("+dirty" if dirty.strip() else "")
+
+
 def measure(game: str, players: int, code: str, entries: dict[str, Any], games: int,
             workers: int, seed: int, db: str | None, only_below: bool = False) -> dict[str, Any]:
     """The ladder entry of rung `code`, measured against random and the rung just below it in
     `entries` (only that rung with `only_below`: a rung that beats random in every game learns
-    nothing from those games, and a search rung's games are dear)."""
-    today = date.today().isoformat()
-    version = agent_identity(code, game).version
+    nothing from those games, and a search rung's games are dear). The entry records the
+    versions of the rung and of its opponents, the commit and the command that measures it
+    again."""
+    facts = {"version": agent_identity(code, game).version, "date": date.today().isoformat(),
+             "commit": git_commit(),
+             "command": remeasure_command(game, players, code, games, workers, only_below)}
     if players == 1:
         result = benchmark(game, code, players=1, games=games, seed=seed, workers=workers,
                            db=db, progress=True, rungs=[])
         return {"wins": round(result.rating * result.games), "games": result.games,
-                "win_rate": result.rating, "low": result.low, "high": result.high,
-                "version": version, "date": today}
+                "win_rate": result.rating, "low": result.low, "high": result.high, **facts}
     if code == BASE_RUNG:
-        return {"rating": 0.0, "version": version, "date": today}
+        return {"rating": 0.0, **facts}
     below = [c for c in ordered(entries) if c != code]
     if code in DEFAULT_RUNGS:
         below = [c for c in below if c not in DEFAULT_RUNGS
@@ -97,7 +122,9 @@ def measure(game: str, players: int, code: str, entries: dict[str, Any], games: 
     print(result.table(), flush=True)
     return {"rating": result.rating, "low": result.low, "high": result.high,
             "design_effect": result.design_effect, "games": result.games,
-            "opponents": opponents, "version": version, "date": today}
+            "opponents": opponents,
+            "opponent_versions": {c: agent_identity(c, game).version for c in opponents},
+            **facts}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -16,16 +16,15 @@ Spec strings are resolved again in every worker process (only the string travels
 objects are used as they are with one worker and pickled to each game with more (they must be
 picklable then). Every problem is an `InvalidConfigError` naming the input and the reason.
 
-An agent's identity for the leaderboard is (code, version): the version is the first 12 hex
-digits of a sha256, of the agent class's source file for registry codes (so an edited heuristic
-is a new version), of the model file (or policy folder) for trained models, of the agent's source
-and its policy files for `learned` (a retrained shipped policy is a new version), and of the
-defining module's source file for user code.
+An agent's identity for the leaderboard is (code, version): the version follows play
+(`huerta.agents.versions`): 12 hex digits of a sha256 of the agent's code and every huerta
+module it imports, the game's engine, the heuristic it plays, and the model file (or policy
+folder) it reads, so an edited rule, heuristic or retrained model is a new version. User code
+counts its defining file and the huerta modules that imports.
 """
 
 from __future__ import annotations
 
-import hashlib
 import importlib
 import inspect
 import os
@@ -38,10 +37,10 @@ from typing import Any
 
 import numpy as np
 
+from huerta.agents.versions import play_version
 from huerta.envs.core.errors import HuertaError, InvalidConfigError
 from huerta.envs.core.policies import CallablePolicy, policy_action
 
-VERSION_DIGITS = 12
 NO_SOURCE = "no-source"  # the version of code whose source file cannot be found
 _NAME = re.compile(r"^[A-Za-z_][\w]*(\.[A-Za-z_][\w]*)*$")
 FORMS = ("an agent code (random, heuristic, mcts:400, ppo:PATH, ...), a Python 'module:function' "
@@ -211,37 +210,45 @@ def _try_one_move(agent: Any, spec: Any, game: str, players: int) -> None:
 
 def agent_identity(spec: Any, game: str, agent: Any | None = None) -> AgentIdentity:
     """(code, version, kind) of an AGENT (see the module docstring); `agent` is the built agent
-    when the caller has it (registry codes are built otherwise)."""
+    when the caller has it (registry codes are built otherwise). The version follows play
+    (`huerta.agents.versions`): the agent's code and what it imports, the game's engine, the
+    heuristic it plays and the model files it reads."""
     kind = spec_kind(spec)
     if kind == "object":
-        target = spec if inspect.isfunction(spec) or isinstance(spec, type) else type(spec)
-        return AgentIdentity(_object_name(spec), _module_version(target), kind)
+        return AgentIdentity(_object_name(spec), _code_version(_defining(spec), game), kind)
     if kind == "module":
         obj = import_object(spec)
-        target = obj if inspect.isfunction(obj) or isinstance(obj, type) else type(obj)
-        if isinstance(obj, CallablePolicy):
-            target = obj.f
-        return AgentIdentity(spec.strip(), _module_version(target), kind)
+        target = obj.f if isinstance(obj, CallablePolicy) else _defining(obj)
+        return AgentIdentity(spec.strip(), _code_version(target, game), kind)
     code = registry_code(spec)
     name, _, arg = code.partition(":")
-    name = name.strip().lower()
+    name, arg = name.strip().lower(), arg.strip()
     if name == "ppo":
         from huerta.agents.ppo import ppo_model_path
 
-        return AgentIdentity(code, file_version(ppo_model_path(arg.strip())), kind)
+        files = [ppo_model_path(arg)]
+        return AgentIdentity(code, play_version(["huerta.agents.ppo"], game, files), kind)
     if name == "learned":
-        from huerta.agents.learned import learned_version
+        from huerta.agents.learned import learned_files
 
-        return AgentIdentity(code, learned_version(game, arg.strip() or None), kind)
+        files = learned_files(game, arg or None)
+        return AgentIdentity(code, play_version(["huerta.agents.learned"], game, files), kind)
     if name == "rllib":
         from huerta.agents.rllib_agent import rllib_policy_path
 
-        return AgentIdentity(code, file_version(rllib_policy_path(arg.strip())), kind)
+        files = [rllib_policy_path(arg)]
+        return AgentIdentity(code, play_version(["huerta.agents.rllib_agent"], game, files),
+                             kind)
     if agent is None:
         from huerta.agents import make_agent
 
         agent = make_agent(code, game=game, seed=0)
-    return AgentIdentity(code, _module_version(type(agent)), kind)
+    return AgentIdentity(code, _code_version(type(agent), game), kind)
+
+
+def _defining(obj: Any) -> Any:
+    """The function or class whose source defines `obj` (an instance's type)."""
+    return obj if inspect.isfunction(obj) or isinstance(obj, type) else type(obj)
 
 
 def _object_name(obj: Any) -> str:
@@ -251,29 +258,17 @@ def _object_name(obj: Any) -> str:
     return f"{module}:{getattr(target, '__qualname__', type(target).__name__)}"
 
 
-def _module_version(target: Any) -> str:
-    """The version of the source file defining `target` (NO_SOURCE when there is none, as for
-    code typed at a prompt)."""
+def _code_version(target: Any, game: str) -> str:
+    """The play version of the code defining `target` for `game`: its module (followed through
+    its huerta imports) with the game's engine; NO_SOURCE when it has no source file (code
+    typed at a prompt)."""
+    module = getattr(target, "__module__", None)
     try:
         source = inspect.getsourcefile(target)
     except TypeError:
         source = None
     if source is None or not Path(source).is_file():
         return NO_SOURCE
-    if Path(source).name == "agent.py":  # a heuristic package's agent: its values and turns too
-        return file_version(Path(source).parent)
-    return file_version(Path(source))
-
-
-def file_version(path: Path) -> str:
-    """The first hex digits of the sha256 of a file, or of a folder's files (names and bytes,
-    in sorted order)."""
-    digest = hashlib.sha256()
-    files = sorted(p for p in path.rglob("*") if p.is_file()) if path.is_dir() else [path]
-    for file in files:
-        if path.is_dir():
-            digest.update(str(file.relative_to(path)).encode() + b"\0")
-        with file.open("rb") as f:
-            for chunk in iter(lambda f=f: f.read(1 << 20), b""):
-                digest.update(chunk)
-    return digest.hexdigest()[:VERSION_DIGITS]
+    if module and module.startswith("huerta."):
+        return play_version([module], game)
+    return play_version([], game, scripts=[Path(source)])
