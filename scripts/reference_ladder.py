@@ -105,7 +105,7 @@ def measure(game: str, players: int, code: str, entries: dict[str, Any], games: 
              "command": remeasure_command(game, players, code, games, workers, only_below)}
     if players == 1:
         result = benchmark(game, code, players=1, games=games, seed=seed, workers=workers,
-                           db=db, progress=True, rungs=[])
+                           db=db, progress=True, rungs=[], full=True)
         return {"wins": round(result.rating * result.games), "games": result.games,
                 "win_rate": result.rating, "low": result.low, "high": result.high, **facts}
     if code == BASE_RUNG:
@@ -118,7 +118,7 @@ def measure(game: str, players: int, code: str, entries: dict[str, Any], games: 
                                     *below[-1:]]))
     rungs = [as_rung(c, entries.get(c, {})) for c in opponents]
     result = benchmark(game, code, players=players, games=games, seed=seed, workers=workers,
-                       db=db, progress=True, rungs=rungs)
+                       db=db, progress=True, rungs=rungs, full=True)
     print(result.table(), flush=True)
     return {"rating": result.rating, "low": result.low, "high": result.high,
             "design_effect": result.design_effect, "games": result.games,

@@ -137,7 +137,7 @@ def test_the_solo_ladder_keeps_win_rates():
 
 
 def test_random_benchmarked_against_the_ladder_lands_at_zero():
-    result = benchmark("finca", "random", games=GAMES)
+    result = benchmark("finca", "random", games=GAMES, full=True)
     assert result.low < 0.0 < result.high
     assert [r.code for r in result.rungs][:2] == ["random", "heuristic"]
     assert all(r.games == GAMES for r in result.rungs)
@@ -153,7 +153,7 @@ def test_the_heuristic_lands_at_its_reference_and_again_with_other_deals():
 
 
 def test_games_are_rounded_up_to_whole_deals_and_every_rival_seat_counts():
-    a = benchmark("finca", "random", players=3, games=4)
+    a = benchmark("finca", "random", players=3, games=4, full=True)
     assert a.deals == 2 and all(r.games == 6 for r in a.rungs)  # 2 deals x 3 seats
     assert all(r.wins + r.draws + r.losses == 2 * r.games for r in a.rungs)  # 2 rivals a game
 
@@ -183,7 +183,7 @@ def test_a_user_class_and_object_and_workers(user_folder):
         def act(self, observation, view=None):
             return int(np.flatnonzero(observation["action_mask"])[0])
 
-    result = benchmark("finca", FirstLegal(), games=4)
+    result = benchmark("finca", FirstLegal(), games=4, full=True)
     assert result.agent.kind == "object" and result.agent.code.endswith("FirstLegal")
     assert sum(r.games for r in result.rungs) == 8
     with pytest.raises(InvalidConfigError, match="does not pickle"):

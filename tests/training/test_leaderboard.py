@@ -76,22 +76,22 @@ def test_a_rerun_adds_no_games(tmp_path):
 def test_an_interrupted_benchmark_keeps_its_games_and_finishes_when_rerun(tmp_path,
                                                                          monkeypatch):
     db = tmp_path / "board.sqlite"
-    real = benchmark_module.play_jobs
+    real = benchmark_module.JobPool.play
 
-    def three_then_ctrl_c(*args, **kwargs):
-        for n, result in enumerate(real(*args, **kwargs)):
+    def three_then_ctrl_c(self, jobs):
+        for n, result in enumerate(real(self, jobs)):
             if n == 3:
                 raise KeyboardInterrupt
             yield result
 
-    monkeypatch.setattr(benchmark_module, "play_jobs", three_then_ctrl_c)
+    monkeypatch.setattr(benchmark_module.JobPool, "play", three_then_ctrl_c)
     with pytest.raises(BenchmarkInterrupted, match=r"3 of 8 games kept in .*the other 5"):
-        benchmark("finca", "random", games=GAMES, db=db)
+        benchmark("finca", "random", games=GAMES, db=db, full=True)
     assert integrity(db) == "ok" and counts(db)[0] == 3
-    monkeypatch.setattr(benchmark_module, "play_jobs", real)
-    resumed = benchmark("finca", "random", games=GAMES, db=db)
+    monkeypatch.setattr(benchmark_module.JobPool, "play", real)
+    resumed = benchmark("finca", "random", games=GAMES, db=db, full=True)
     assert (resumed.played, resumed.reused) == (5, 3) and counts(db)[0] == 2 * GAMES
-    whole = benchmark("finca", "random", games=GAMES, db=tmp_path / "other.sqlite")
+    whole = benchmark("finca", "random", games=GAMES, db=tmp_path / "other.sqlite", full=True)
     assert resumed.to_json() | {"played": 0, "reused": 0, "db": None} == whole.to_json() | {
         "played": 0, "reused": 0, "db": None}
 
@@ -189,7 +189,7 @@ def test_a_file_that_is_not_a_leaderboard_is_refused_and_left_alone(kind, foreig
     before = path.read_bytes()
     with pytest.raises(LeaderboardError, match=message.replace("(", r"\(").replace(")", r"\)")):
         Leaderboard(path).open()
-    monkeypatch.setattr(benchmark_module, "play_jobs",
+    monkeypatch.setattr(benchmark_module.JobPool, "play",
                         lambda *a, **k: pytest.fail("a game was played"))
     for argv in (["benchmark", "finca", "random", "--games", "2", "--quiet", "--db", str(path)],
                  ["tournament", "finca", "--games", "2", "--quiet", "--db", str(path)],

@@ -226,7 +226,7 @@ def test_a_file_claiming_to_be_a_leaderboard_is_refused_in_one_line_and_left_alo
         with pytest.raises(LeaderboardError) as caught:
             Leaderboard(path, create=create).open()
         assert str(path) in str(caught.value) and reason in str(caught.value)
-    monkeypatch.setattr(benchmark_module, "play_jobs",
+    monkeypatch.setattr(benchmark_module.JobPool, "play",
                         lambda *a, **k: pytest.fail("a game was played"))
     for argv in (["tournament", "finca", "--agents", "random,random", "--games", "2",
                   "--quiet", "--db", str(path)],

@@ -4,6 +4,7 @@ benchmarked so far, rated together)."""
 from __future__ import annotations
 
 import argparse
+import math
 from pathlib import Path
 from typing import Any
 
@@ -26,16 +27,21 @@ from .arguments import (
 
 def add_benchmark(sub: Any) -> None:
     """The `huerta benchmark` command and its arguments, on the subcommand parsers `sub`."""
-    from ..evaluation.benchmark import DEFAULT_GAMES
+    from ..evaluation.benchmark import DEFAULT_GAMES, MAX_PRECISION
     from ..evaluation.ladder import BENCHMARK_SEED
+    from ..evaluation.placement import DEFAULT_PRECISION, SOLO_PRECISION
 
     bench_agent = sub.add_parser(
         "benchmark", help="rate an agent against the fixed ladder (anchored ratings)",
-        description="Play AGENT against every rung of the game's ladder (random, the heuristic, "
-        "...) on the published deals, each deal from every seat, and print its rating on a "
-        "fixed scale (random = 0, the rungs at their reference ratings) with a 95% interval "
-        "and a head-to-head row per rung. Games go into the leaderboard file; games already "
-        "there are not played again, so an interrupted benchmark continues when rerun.",
+        description="Play AGENT against the game's ladder (random, the heuristic, search) on "
+        "the published deals, each deal from every seat, and print its rating on a fixed scale "
+        "(random = 0, the rungs at their reference ratings) with a 95% interval and a "
+        "head-to-head row per rung. By default the games stop once the interval is narrow "
+        f"enough (±{DEFAULT_PRECISION:g} Elo; the solo game: ±{100 * SOLO_PRECISION:g} points "
+        "of win rate), each stage played against the rung nearest the rating so far, so a "
+        "rung far above or below is never played; --full plays every rung's games. Games go "
+        "into the leaderboard file; games already there are not played again, so an "
+        "interrupted benchmark continues when rerun.",
     )
     bench_agent.add_argument("game", choices=game_choices(), metavar="GAME", help=GAME_HELP)
     bench_agent.add_argument(
@@ -47,8 +53,16 @@ def add_benchmark(sub: Any) -> None:
     bench_agent.add_argument("--players", type=seat_count, default=None,
                              help="seats per game (default 2; alpujarras-solo: 1)")
     bench_agent.add_argument("--games", type=GAMES, default=DEFAULT_GAMES,
-                             help="games against each rung, rounded up to whole deals "
-                             f"(default {DEFAULT_GAMES}; alpujarras-solo: deals against Zara)")
+                             help="games against each rung, rounded up to whole deals: with "
+                             "--full all of them, else at most that many (default "
+                             f"{DEFAULT_GAMES}; alpujarras-solo: deals against Zara)")
+    bench_agent.add_argument("--full", action="store_true",
+                             help="the fixed protocol: every rung's --games games, however "
+                             "early the interval is narrow (what the ladder is measured with)")
+    bench_agent.add_argument("--precision", type=precision_points(MAX_PRECISION),
+                             default=DEFAULT_PRECISION, metavar="ELO",
+                             help="stop once the 95%% interval is narrower than ±ELO points "
+                             f"(default {DEFAULT_PRECISION:g}; not with --full)")
     bench_agent.add_argument("--seed", type=SEED, default=BENCHMARK_SEED,
                              help=f"seed of the first deal (default {BENCHMARK_SEED:,}, the "
                              "published deals the ladder was measured on)")
@@ -79,7 +93,8 @@ def run_benchmark(args: argparse.Namespace) -> int:
     with sigterm_as_interrupt():
         result = benchmark(spec.name, args.agent, players=players, games=args.games,
                            seed=args.seed, workers=args.workers, db=db,
-                           progress=not args.quiet, log=print, rungs=rungs)
+                           progress=not args.quiet, log=print, rungs=rungs, full=args.full,
+                           precision=args.precision)
     print(result.table())
     if db is not None:
         print(f"games stored in the leaderboard {db} ({result.played} played now, "
@@ -88,6 +103,22 @@ def run_benchmark(args: argparse.Namespace) -> int:
     if args.json:
         print(f"written: {write_json(result, args.json)}")
     return 0
+
+
+def precision_points(most: float) -> Any:
+    """The argparse type of `--precision`: Elo points above 0 up to `most`."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            value = math.nan
+        if not (math.isfinite(value) and 0 < value <= most):
+            raise argparse.ArgumentTypeError(
+                f"{text!r} is not a number of Elo points above 0 up to {most:g} (e.g. 75)")
+        return value
+
+    return parse
 
 
 def _chosen_rungs(game: str, players: int, codes: str | None) -> list | None:

@@ -72,6 +72,8 @@ class BenchmarkResult:
     truncated: int = 0
     db: str | None = None
     notes: list[str] = field(default_factory=list)
+    protocol: str = "full"  # "full", or "adaptive, ±PRECISION"
+    stopped: str = ""  # why the games stopped
 
     @property
     def solo(self) -> bool:
@@ -108,7 +110,7 @@ def format_benchmark(result: BenchmarkResult) -> str:
     lines = []
     if result.solo:
         lines.append(f"{label}: {name} (version {result.agent.version}), {result.games} games "
-                     f"against Zara ({deals})")
+                     f"against Zara ({deals}; {result.protocol} protocol)")
         width = max(9, len(name), *(len(r.code) + 11 for r in result.rungs))
         header = f"{'agent':<{width}} {'games':>6} {'win %':>7} {'95% CI':>15}"
         lines += [header, "-" * len(header)]
@@ -124,7 +126,8 @@ def format_benchmark(result: BenchmarkResult) -> str:
     else:
         lines.append(f"{label}, {result.players} players: {name} (version "
                      f"{result.agent.version}), {result.games} games against the ladder "
-                     f"({deals}, each from every seat, the same deals for every rung)")
+                     f"({deals}, each from every seat, the same deals for every rung; "
+                     f"{result.protocol} protocol)")
         width = max(9, len(name))
         header = f"{'agent':<{width}} {'rating':>8} {'95% interval':>18} {'games':>6}"
         interval = f"[{result.low:7.1f}, {result.high:7.1f}]"
@@ -136,11 +139,17 @@ def format_benchmark(result: BenchmarkResult) -> str:
                   f"{'losses':>6} {'score %':>8} {'95% CI':>15} {'mean margin':>12}")
         lines += [header, "-" * len(header)]
         for r in result.rungs:
+            if not r.games:
+                lines.append(f"{r.code:<{width}} {r.rating:8.1f} {0:6d}   not played: the "
+                             f"games against nearer rungs placed the agent")
+                continue
             ci = f"[{100 * r.share_low:5.1f}, {100 * r.share_high:5.1f}]"
             lines.append(f"{r.code:<{width}} {r.rating:8.1f} {r.games:6d} {r.wins:6d} "
                          f"{r.draws:6d} {r.losses:6d} {100 * r.score_share:8.1f} {ci:>15} "
                          f"{r.mean_margin:+12.1f}")
         lines.append(RUNG_LEGEND)
+    if result.stopped:
+        lines.append(f"stopped: {result.stopped}")
     if result.truncated:
         lines.append(f"({result.truncated} game(s) truncated at the step limit: ranked by the "
                      f"score so far)")

@@ -173,41 +173,82 @@ def play_jobs(
     processes with at most two jobs per worker in flight (the job iterator is read lazily).
     `maker` builds the agents from `codes` (default `make_agent`). Closing the generator
     (Ctrl-C included) ends the workers."""
-    extra = () if maker is None else (maker,)
-    if workers <= 1:
-        for job in jobs:
-            yield run_job((game, codes, job, *extra))
-        return
-    ctx = multiprocessing.get_context("spawn")
-    main_thread = threading.current_thread() is threading.main_thread()
-    # workers start with SIGINT ignored, so a Ctrl-C at the terminal reaches only this process
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main_thread else None
-    try:
-        pool = ctx.Pool(workers, initializer=_init_worker)
-    finally:
-        if main_thread:
-            signal.signal(signal.SIGINT, previous)
-    finished: queue.SimpleQueue = queue.SimpleQueue()
-    try:
-        in_flight = 0
-        for job in itertools.islice(jobs, 2 * workers):
-            pool.apply_async(run_job, ((game, codes, job, *extra),), callback=finished.put,
+    with JobPool(game, codes, workers, maker) as pool:
+        yield from pool.play(jobs)
+
+
+class JobPool:
+    """Worker processes that play several batches of jobs (`play`), kept between batches: the
+    adaptive benchmark plays a stage, reads its results, then chooses the next stage. With one
+    worker the jobs are played in this process. Leaving the `with` block ends the workers."""
+
+    def __init__(self, game: str, codes: list[Any], workers: int,
+                 maker: AgentMaker | None = None) -> None:
+        self.game, self.codes, self.workers = game, codes, workers
+        self.extra = () if maker is None else (maker,)
+        self.pool: Any = None
+
+    def __enter__(self) -> JobPool:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """End the workers (a no-op when none started)."""
+        if self.pool is not None:
+            self.pool.terminate()
+            self.pool.join()
+            self.pool = None
+
+    def _start(self) -> Any:
+        """The worker pool, started at the first batch."""
+        if self.pool is None:
+            ctx = multiprocessing.get_context("spawn")
+            main_thread = threading.current_thread() is threading.main_thread()
+            # workers start with SIGINT ignored, so a Ctrl-C at the terminal reaches only this
+            # process
+            previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main_thread else None
+            try:
+                self.pool = ctx.Pool(self.workers, initializer=_init_worker)
+            finally:
+                if main_thread:
+                    signal.signal(signal.SIGINT, previous)
+        return self.pool
+
+    def play(self, jobs: Iterator[Job]) -> Iterator[dict[str, Any]]:
+        """Results of `jobs` in the order they finish (see `play_jobs`); a failure in a game
+        raises here, and closing the generator early ends the workers."""
+        if self.workers <= 1:
+            for job in jobs:
+                yield run_job((self.game, self.codes, job, *self.extra))
+            return
+        pool = self._start()
+        finished: queue.SimpleQueue = queue.SimpleQueue()
+        in_flight, complete = 0, False
+
+        def submit(job: Job) -> None:
+            pool.apply_async(run_job, ((self.game, self.codes, job, *self.extra),),
+                             callback=finished.put,
                              error_callback=lambda e: finished.put(_Failure(e)))
-            in_flight += 1
-        while in_flight:
-            item = _get(finished)
-            in_flight -= 1
-            if isinstance(item, _Failure):
-                raise item.error
-            yield item
-            for job in itertools.islice(jobs, 1):
-                pool.apply_async(run_job, ((game, codes, job, *extra),), callback=finished.put,
-                                 error_callback=lambda e: finished.put(_Failure(e)))
+
+        try:
+            for job in itertools.islice(jobs, 2 * self.workers):
+                submit(job)
                 in_flight += 1
-        pool.close()
-        pool.join()
-    finally:
-        pool.terminate()
+            while in_flight:
+                item = _get(finished)
+                in_flight -= 1
+                if isinstance(item, _Failure):
+                    raise item.error
+                yield item
+                for job in itertools.islice(jobs, 1):
+                    submit(job)
+                    in_flight += 1
+            complete = True
+        finally:
+            if not complete:  # games still running: they must not outlive the batch
+                self.close()
 
 
 def _get(finished: queue.SimpleQueue) -> Any:
@@ -220,9 +261,11 @@ def _get(finished: queue.SimpleQueue) -> Any:
 
 
 def progress_bar(
-    total: int, desc: str, enabled: bool, initial: int = 0, kind: str = "tournament"
+    total: int | None, desc: str, enabled: bool, initial: int = 0, kind: str = "tournament"
 ) -> Any:
-    """A tqdm bar on stderr, `kind desc` (None when disabled or tqdm is missing)."""
+    """A tqdm bar on stderr, `kind desc` (None when disabled or tqdm is missing); a `total` of
+    None counts games without an end (the adaptive benchmark stops when its interval is
+    narrow enough)."""
     if not enabled:
         return None
     try:
