@@ -1,19 +1,22 @@
 """Benchmark one agent against the fixed ladder: an anchored rating with its 95% interval.
 
-For every rung of the ladder (`training/evaluation/ladder.py`) the agent plays `games` games: `games
-/ players` deals (the published seeds from `BENCHMARK_SEED`, the same deals for every rung: paired
-deals), each once from every seat, the agent in one seat and the rung in all the others. Its rating
-is fitted on the anchored Elo scale (`training/evaluation/anchored.py`: random at 0, the rungs at
-their reference ratings), with a 95% interval; a head-to-head row per rung gives its wins, draws and
-losses, score share and mean score margin. In the solo game the agent plays the
-published deals against Zara and gets a win rate with its Wilson interval instead, beside the
-rungs' reference win rates on the same deals.
+The agent plays the ladder's rungs (`training/evaluation/ladder.py`) on the published deals
+(seeds from `BENCHMARK_SEED`, the same deals for every rung: paired deals), each deal once from
+every seat, the agent in one seat and the rung in all the others. By default the games come in
+stages chosen by `placement.py`, each against the rung nearest the rating so far, until the 95%
+interval is narrower than the precision asked for (or the agent is off the ladder, or each
+rung's `games` are used up); with `full`, every rung plays `games` games (the fixed protocol the
+ladder itself is measured with). Its rating is fitted on the anchored Elo scale
+(`training/evaluation/anchored.py`: random at 0, the rungs at their reference ratings), with a
+95% interval; a head-to-head row per rung gives its wins, draws and losses, score share and mean
+score margin. In the solo game the agent plays the published deals against Zara and gets a win
+rate with its Wilson interval instead, beside the rungs' reference win rates on the same deals.
 
-Games are played by the tournament machinery (`tournament.play_jobs`: this process or worker
-processes, seeds derived from the deal and seat). With a leaderboard database (`db`), every
-finished game is stored at once and games already stored are not played again, so a benchmark
-killed or interrupted part way continues where it stopped when run again, and a rerun adds
-nothing twice.
+Games are played by the tournament machinery (`jobs.JobPool`: this process or worker processes
+kept across stages, seeds derived from the deal and seat). With a leaderboard database (`db`),
+every finished game is stored at once and games already stored are not played again, so a
+benchmark killed or interrupted part way continues where it stopped when run again, and a rerun
+adds nothing twice.
 """
 
 from __future__ import annotations
