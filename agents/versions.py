@@ -120,8 +120,12 @@ def _source(name: str) -> Path | None:
 def _imports(name: str, path: Path) -> tuple[str, ...]:
     """The huerta modules that module `name` (source `path`) imports anywhere in its code, but
     under `if TYPE_CHECKING:`; `from package import name` counts the submodule when there is
-    one."""
-    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    one; none for a file that is not Python source (code run from a notebook or a page counts
+    by its bytes alone)."""
+    try:
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    except (SyntaxError, UnicodeDecodeError, ValueError):
+        return ()
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     names: set[str] = set()
     for node in _runtime_nodes(tree):

@@ -96,3 +96,11 @@ def test_a_user_module_version_covers_the_game_it_plays(tmp_path, monkeypatch):
     assert agent_identity("mypolicy:first_legal", "mi_tierra").version != finca.version
     assert agent_identity("mypolicy:first_legal", "alpujarras-solo").version == \
         agent_identity("mypolicy:first_legal", "alpujarras").version
+
+
+def test_code_defined_outside_python_source_counts_by_its_bytes(tmp_path):
+    page = tmp_path / "page.md"
+    page.write_text("# a page whose python blocks were run\n`not python` either\n")
+    before = play_version([], "finca", scripts=[page])
+    page.write_text(page.read_text() + "edited\n")
+    assert play_version([], "finca", scripts=[page]) != before
