@@ -27,6 +27,10 @@ from results_pages.render import duration, page_markdown, rendered_file
 from results_pages.runner import MeasurementFailed, measure
 from results_pages.stale import mark
 
+# what this script rewrites: the pages, their JSON and the files with blocks (their edits do not
+# make a measured checkout dirty)
+WRITTEN = ("docs/results", *dict.fromkeys(block.file for block in BLOCKS))
+
 
 def write_pages(pages: list[Page]) -> None:
     """Write the markdown of `pages` and every embedded block from the JSON as it stands."""
@@ -57,7 +61,7 @@ def run_page(page: Page, only: list[str], dear: bool) -> list[str]:
         print(f"{head}: {measurement.what}", flush=True)
         start = time.perf_counter()
         try:
-            records[measurement.id] = measure(measurement)
+            records[measurement.id] = measure(measurement, written=WRITTEN)
         except MeasurementFailed as error:
             print(f"{head}: FAILED, nothing recorded: {error}", flush=True)
             failed.append(f"{page.name}/{measurement.id}")

@@ -114,14 +114,18 @@ def heuristic_rows(record: Record) -> list[list[str]]:
 
 
 def versus_rows(record: Record) -> list[list[str]]:
-    """A row of an agent against the heuristic: the agent's wins, interval and mean scores."""
+    """A row of an agent against the heuristic: the agent's wins, interval and mean scores (a
+    record that kept only the mean margin shows that)."""
     figures = record["figures"]
     label = next(label for label in figures["agents"] if label != "heuristic")
-    a = _agent(record, label)
-    margin = a["mean_score"] - _agent(record, "heuristic")["mean_score"]
+    a, h = _agent(record, label), _agent(record, "heuristic")
+    if a["mean_score"] is None:
+        scores = f"margin {figures['margin']:+.1f}"
+    else:
+        scores = f"{_scores(record, label)} ({a['mean_score'] - h['mean_score']:+.1f})"
     return [[game_name(figures["game"]), f"`{label}`", str(a["games"]),
              f"{pct(a['win_rate'])} ({wins_text(a['wins'])})", interval(a["low"], a["high"]),
-             f"{_scores(record, label)} ({margin:+.1f})"]]
+             scores]]
 
 
 def timing_rows(record: Record) -> list[list[str]]:

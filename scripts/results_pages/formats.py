@@ -28,6 +28,8 @@ def number(x: float | None, digits: int = 1) -> str:
     return "-" if x is None else f"{x:,.{digits}f}"
 
 
-def wins_text(wins: float) -> str:
+def wins_text(wins: float | None) -> str:
     """Games won: whole, or with the shared victories' fractions."""
+    if wins is None:
+        return "-"
     return f"{wins:g}" if wins != int(wins) else f"{int(wins)}"

@@ -17,14 +17,17 @@ FORMAT = 1
 REQUIRED = ("commands", "commit", "cores", "date", "wall_s", "versions", "figures")
 
 
-def git_commit(root: Path = ROOT) -> str | None:
-    """The commit checked out at `root`, with `+dirty` when tracked files differ from it; None
-    outside a git checkout (an sdist)."""
+def git_commit(root: Path = ROOT, written: tuple[str, ...] = ()) -> str | None:
+    """The commit checked out at `root`, with `+dirty` when tracked files differ from it (but
+    the files of `written`, which the measuring itself rewrites: the pages and their blocks);
+    None outside a git checkout (an sdist)."""
+    excluded = [f":(exclude){path}" for path in written]
     try:
         head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True,
                               text=True, check=True).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"],
-                               cwd=root, capture_output=True, text=True, check=True).stdout
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no", "--",
+                                ".", *excluded], cwd=root, capture_output=True, text=True,
+                               check=True).stdout
     except (OSError, subprocess.CalledProcessError):
         return None
     return head + ("+dirty" if dirty.strip() else "")

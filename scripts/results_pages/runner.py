@@ -55,12 +55,14 @@ def run_command(command: str, folder: Path, echo: Callable[[str], None]) -> str:
     return output
 
 
-def measure(measurement: Measurement, echo: Callable[[str], None] = print) -> Record:
+def measure(measurement: Measurement, echo: Callable[[str], None] = print,
+            written: tuple[str, ...] = ()) -> Record:
     """Run `measurement` and return its record (raises MeasurementFailed when a command
-    fails; nothing is recorded then)."""
+    fails; nothing is recorded then). `written`: the files the results script rewrites, which
+    do not make the checkout's commit dirty."""
     load_before = load_average()
     started = now()
-    commit = git_commit()
+    commit = git_commit(written=written)
     start = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix=f"results-{measurement.id}-") as tmp:
         folder = Path(tmp)
