@@ -19,19 +19,23 @@ MEASURED_LEGEND = ("the commit and date of the run that gave the row, its comman
 def page_markdown(page: Page, records: Records) -> str:
     """The whole markdown of `page` from its records."""
     parts = [GENERATED.format(json=f"docs/results/{page.name}.json", page=page.name)]
+    listed: set[str] = set()
     for part in page.parts:
         if isinstance(part, str):
             parts.append(part.strip("\n"))
         elif isinstance(part, Table):
-            parts.append(table_markdown(page, part, records))
+            parts.append(table_markdown(page, part, records, listed))
         else:
             parts.append(part(records).strip("\n"))
-    return "\n\n".join(parts) + "\n"
+    return "\n\n".join(part for part in parts if part) + "\n"
 
 
-def table_markdown(page: Page, table: Table, records: Records) -> str:
+def table_markdown(page: Page, table: Table, records: Records,
+                   listed: set[str] | None = None) -> str:
     """A table with a column saying where each row was measured, its legend, and the commands
-    of its measurements (with their stale marks) under it."""
+    of its measurements (with their stale marks) under it; a measurement already in `listed`
+    (by an earlier table of the page) is referred to, and every one listed is added to it."""
+    listed = set() if listed is None else listed
     headers = [header for header, _ in table.columns] + ["measured"]
     lines = ["| " + " | ".join(headers) + " |", "|" + "---|" * len(headers)]
     for measurement_id in table.ids:
@@ -44,8 +48,10 @@ def table_markdown(page: Page, table: Table, records: Records) -> str:
                                  f"for {len(table.columns)} columns")
             lines.append("| " + " | ".join([*cells, measured_cell(record)]) + " |")
     legend = "; ".join(f"{header}: {meaning}" for header, meaning in table.columns)
-    items = [provenance(page, measurement_id, records.get(measurement_id))
+    items = [f"- `{measurement_id}`: as above." if measurement_id in listed
+             else provenance(page, measurement_id, records.get(measurement_id))
              for measurement_id in table.ids]
+    listed.update(table.ids)
     return "\n".join(lines) + f"\n\n{legend}; measured: {MEASURED_LEGEND}.\n\n" + "\n".join(items)
 
 
@@ -101,7 +107,7 @@ def provenance(page: Page, measurement_id: str, record: Record | None) -> str:
     text = (f"- `{measurement_id}`: {commands_text(record)}; commit `{short_commit(record)}`, "
             f"{record['date'][:10]}, {machine_text(record)}.")
     if record.get("note"):
-        text += f" {record['note']}"
+        text += f" {record['note'].rstrip('.')}."
     stale = record.get("stale")
     if stale:
         text += (f" **Stale** (marked {stale['marked'][:10]}): "
