@@ -36,8 +36,8 @@ def _leaderboard_outside_the_repository(tmp_path_factory):
 
 @pytest.fixture
 def quick_ladder(tmp_path, monkeypatch):
-    """The shipped ladder without its search rung, as $HUERTA_LADDER (subprocesses inherit it):
-    benchmark tests check the machinery, not the search agent, whose games cost seconds each."""
+    """The shipped ladder without its search and learned rungs, as $HUERTA_LADDER (subprocesses
+    inherit it): benchmark tests check the machinery, not those agents, whose games are dear."""
     import json
 
     from huerta.training.evaluation.ladder import LADDER_FILE
@@ -46,6 +46,7 @@ def quick_ladder(tmp_path, monkeypatch):
     for counts in data["ladders"].values():
         for rungs in counts.values():
             rungs.pop("search", None)
+            rungs.pop("learned", None)
     path = tmp_path / "quick_ladder.json"
     path.write_text(json.dumps(data), encoding="utf-8")
     monkeypatch.setenv("HUERTA_LADDER", str(path))

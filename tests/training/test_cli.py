@@ -96,11 +96,23 @@ def test_bench_and_demo_and_main_run(capsys, tmp_path):
     assert code == 0 and "connect_four_v3" in out and "finca" in out
     code, out, _ = run(["demo", "--games", "3", "--players", "2"], capsys)
     assert code == 0 and "random#1" in out
-    code, out, _ = run(["main", "--train-steps", "300", "--games", "2", "--mcts", "4",
-                        "--imitation-games", "4", "--workers", "1", "--out", str(tmp_path)],
-                       capsys)
-    assert code == 0 and "mcts:4" in out and (tmp_path / "finca" / "table.txt").exists()
-    assert f"ppo:{tmp_path / 'finca-ppo'}" in out
-    assert (tmp_path / "finca-ppo" / "best_model.zip").exists()
-    assert "4 games of the heuristic imitated" in out
-    assert '"games": 4' in (tmp_path / "finca-ppo" / "imitation.json").read_text()
+
+
+
+def test_the_main_job_trains_each_game_with_its_method_and_rates_it_on_the_ladder(
+        capsys, tmp_path, quick_ladder):
+    code, out, _ = run(["main", "--game", "finca", "mi_tierra", "--value-games", "2",
+                        "--steps", "256", "--imitation-games", "2", "--precision", "2000",
+                        "--workers", "1", "--out", str(tmp_path)], capsys)
+    assert code == 0
+    assert "finca: training with afterstate (2 heuristic games recorded)" in out
+    assert "mi_tierra: training with ppo (2 heuristic games imitated, 256 steps" in out
+    for game in ("finca", "mi_tierra"):
+        run_folder = tmp_path / game
+        assert (run_folder / "best_policy.npz").exists()
+        result = json.loads((run_folder / "benchmark.json").read_text())
+        assert result["agent"]["code"] == f"learned:{run_folder}" and result["games"] > 0
+        table = out[out.index(f"{game}, 2 players: trained here"):]
+        rows = [line.split()[0] for line in table.splitlines()[3:6]]
+        assert set(rows) == {"random", "heuristic", "trained"}  # the rungs and the agent
+        assert "this benchmark (placed)" in table and "the ladder: 0 by definition" in table

@@ -4,7 +4,6 @@ benchmarked so far, rated together)."""
 from __future__ import annotations
 
 import argparse
-import math
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +19,7 @@ from .arguments import (
     check_output_file,
     db_arguments,
     db_path,
+    float_range,
     seat_count,
     sigterm_as_interrupt,
 )
@@ -59,7 +59,7 @@ def add_benchmark(sub: Any) -> None:
     bench_agent.add_argument("--full", action="store_true",
                              help="the fixed protocol: every rung's --games games, however "
                              "early the interval is narrow (what the ladder is measured with)")
-    bench_agent.add_argument("--precision", type=precision_points(MAX_PRECISION),
+    bench_agent.add_argument("--precision", type=float_range(MAX_PRECISION),
                              default=DEFAULT_PRECISION, metavar="ELO",
                              help="stop once the 95%% interval is narrower than ±ELO points "
                              f"(default {DEFAULT_PRECISION:g}; not with --full)")
@@ -103,22 +103,6 @@ def run_benchmark(args: argparse.Namespace) -> int:
     if args.json:
         print(f"written: {write_json(result, args.json)}")
     return 0
-
-
-def precision_points(most: float) -> Any:
-    """The argparse type of `--precision`: Elo points above 0 up to `most`."""
-
-    def parse(text: str) -> float:
-        try:
-            value = float(text)
-        except ValueError:
-            value = math.nan
-        if not (math.isfinite(value) and 0 < value <= most):
-            raise argparse.ArgumentTypeError(
-                f"{text!r} is not a number of Elo points above 0 up to {most:g} (e.g. 75)")
-        return value
-
-    return parse
 
 
 def _chosen_rungs(game: str, players: int, codes: str | None) -> list | None:

@@ -1,94 +1,104 @@
-"""`huerta main`: the README's main job, a short training on Finca, then tournaments of the
-baselines on every game."""
+"""`huerta main`: the README's main job. For every game, a short training with the game's own
+best method, a benchmark of the trained agent against the fixed ladder, and one table of it
+beside the ladder's rungs (random, the heuristic, the shipped learned agent, the search agent)
+on the fixed scale."""
 
 from __future__ import annotations
 
 import argparse
+import shutil
 from pathlib import Path
 from typing import Any
 
 from ..limits import MAX_RECORDED_GAMES, MAX_STEPS
-from .arguments import GAMES, SEED, WORKERS, int_range
+from .arguments import SEED, WORKERS, float_range, int_range
 
-
-def main_mcts_budget() -> dict[str, int]:
-    """MCTS iterations per decision in the main job, per game: each game's
-    `demo_mcts_budget` (training/games.py: a Mi Tierra rollout is a whole game of dice and
-    markets, ~200 decisions, so its budget is smaller to keep `make run` to a few minutes)."""
-    from huerta.envs.core.registry import game_names
-
-    from ..games import training_facts
-
-    return {game: training_facts(game).demo_mcts_budget for game in game_names()}
+PLAYERS = 2
+MAIN_PRECISION = 150.0  # Elo: the main job's benchmark stops at a 95% interval of ±150
+VALUE_GAMES = 20  # afterstate: heuristic games recorded (a real run records 2,000)
+PPO_STEPS = 8_192  # PPO: learner steps (a real run takes 600,000)
+IMITATION_GAMES = 20  # PPO: heuristic games imitated first (a real run imitates 2,000)
+EVAL_GAMES = 2  # the run's own evaluations, per opponent: the benchmark is the measure
 
 
 def add_main_job(sub: Any) -> None:
     """The `huerta main` command and its arguments, on the subcommand parsers `sub`."""
+    from huerta.envs.core.registry import game_names
+
+    from ..evaluation.benchmark import MAX_PRECISION
+
     main_job = sub.add_parser(
-        "main", help="the README's main job: train briefly, then a tournament of the baselines",
-        description="A short self-play training on Finca, then round-robin tournaments (2 "
-        "players) of the trained agent, random, the game's heuristic and MCTS on every game; "
-        "tables printed, results, plots and the learning curve saved under --out.",
+        "main", help="the README's main job: train briefly, then rate on the fixed ladder",
+        description="For every game (2 players): a short training with the game's own best "
+        "method (`huerta train`'s default), then a benchmark of the trained agent against the "
+        "fixed ladder, printed as one table per game beside the ladder's rungs (random, the "
+        "heuristic, the shipped learned agent, the search agent) on the same scale. The runs "
+        "and the benchmarks' JSON are saved under --out.",
     )
-    main_job.add_argument("--train-steps", type=int_range(0, MAX_STEPS), default=60_000,
-                          help="self-play training steps on Finca (0: skip training)")
-    main_job.add_argument("--imitation-games", type=int_range(0, MAX_RECORDED_GAMES), default=200,
-                          metavar="N", help="games of the heuristic imitated before the "
-                          "self-play training (0: none)")
-    main_job.add_argument("--games", type=GAMES, default=20, help="games per line-up")
-    main_job.add_argument("--mcts", type=int_range(1, 10_000_000), default=None,
-                          help="MCTS iterations per decision (default per game: "
-                          + ", ".join(f"{g} {n}" for g, n in main_mcts_budget().items()) + ")")
+    main_job.add_argument("--game", choices=game_names(), nargs="+", default=game_names(),
+                          metavar="GAME", help="the games, of %(choices)s (default: all)")
+    main_job.add_argument("--value-games", type=int_range(1, MAX_RECORDED_GAMES),
+                          default=VALUE_GAMES, metavar="N",
+                          help=f"afterstate training: heuristic games recorded (default "
+                          f"{VALUE_GAMES}; `huerta train` records 2,000)")
+    main_job.add_argument("--steps", type=int_range(1, MAX_STEPS), default=PPO_STEPS,
+                          help=f"PPO training: learner steps (default {PPO_STEPS:,})")
+    main_job.add_argument("--imitation-games", type=int_range(0, MAX_RECORDED_GAMES),
+                          default=IMITATION_GAMES, metavar="N",
+                          help="PPO training: heuristic games imitated first (default "
+                          f"{IMITATION_GAMES})")
+    main_job.add_argument("--precision", type=float_range(MAX_PRECISION), default=MAIN_PRECISION,
+                          metavar="ELO",
+                          help="stop each benchmark once the 95%% interval is within ±ELO "
+                          f"(default {MAIN_PRECISION:g}; `huerta benchmark` uses 75)")
     main_job.add_argument("--seed", type=SEED, default=0)
     main_job.add_argument("--workers", type=WORKERS, default=2)
     main_job.add_argument("--out", default="runs/main")
     main_job.set_defaults(func=run_main_job)
 
 
-def run_main_job(args: argparse.Namespace) -> int:
-    """The README's main job: a short self-play training on Finca, then a tournament of the
-    trained agent against the baselines; then the baselines on every other game."""
-    import shutil
-
-    from huerta.agents.heuristics import HEURISTICS
-    from huerta.envs.core.registry import game_names
-
+def brief_config(game: str, seed: int, out: Path, args: argparse.Namespace) -> Any:
+    """The `TrainConfig` of the main job's short run of `game`: the game's own method with
+    small budgets, one evaluation of a few games (the benchmark measures it)."""
     from ..config import TrainConfig
-    from ..evaluation.tournament import run_tournament
-    from ..evaluation.tournament_table import format_results, save_results
+    from ..games import default_method
+
+    method = default_method(game, PLAYERS)
+    settings: dict[str, Any] = {"eval_games": EVAL_GAMES}
+    if method == "afterstate":
+        settings |= {"value_games": args.value_games}
+    else:
+        settings |= {"steps": args.steps, "imitation_games": args.imitation_games,
+                     "eval_every": args.steps, "snapshot_every": args.steps,
+                     "checkpoint_every": args.steps}
+    return TrainConfig(game=game, players=PLAYERS, seed=seed, out=str(out), method=method,
+                       progress=False, **settings)
+
+
+def run_main_job(args: argparse.Namespace) -> int:
+    """The README's main job (see the module docstring)."""
+    from huerta.envs.core.registry import game_label
+
+    from ..evaluation.benchmark import benchmark
+    from ..evaluation.benchmark_table import format_ladder_standing, write_json
     from ..methods.dispatch import train
 
     out = Path(args.out)
-    codes_by_game: dict[str, list[str]] = {}
-    if args.train_steps > 0:
-        run = out / "finca-ppo"
+    for n, game in enumerate(args.game, 1):
+        run = out / game
         shutil.rmtree(run, ignore_errors=True)
-        print(f"1. training on finca (2 players): {args.imitation_games} games of the heuristic "
-              f"imitated, then {args.train_steps} steps of self-play -> {run}")
-        config = TrainConfig(
-            game="finca", players=2, steps=args.train_steps, seed=args.seed, out=str(run),
-            eval_every=max(args.train_steps // 4, 1), eval_games=20,
-            snapshot_every=max(args.train_steps // 5, 1),
-            checkpoint_every=max(args.train_steps // 2, 1),
-            imitation_games=args.imitation_games, method="ppo",
-        )
+        config = brief_config(game, args.seed, run, args)
+        print(f"{n}. {game_label(game, PLAYERS)}: training with {config.method} ("
+              + (f"{config.value_games} heuristic games recorded" if config.method ==
+                 "afterstate" else f"{config.imitation_games} heuristic games imitated, "
+                 f"{config.steps:,} steps of self-play") + f") -> {run}", flush=True)
         train(config)
-        codes_by_game["finca"] = [f"ppo:{run}"]
-    step = 2 if args.train_steps > 0 else 1
-    print(f"{step}. round-robin tournaments of the baselines (2 players, seats rotated)")
-    budgets = main_mcts_budget()
-    for game in game_names():
-        codes = [*codes_by_game.get(game, []), "random"]
-        if game in HEURISTICS:
-            codes.append("heuristic")
-        budget = args.mcts if args.mcts is not None else budgets[game]
-        codes.append(f"mcts:{budget}")
-        print(f"{game}: {', '.join(codes)}, {args.games} games per line-up", flush=True)
-        result = run_tournament(
-            game, codes, players=2, games=args.games, seed=args.seed, workers=args.workers,
-            progress=True,
-        )
-        print(format_results(result))
-        paths = save_results(result, out / game)
-        print(f"written: {', '.join(str(p) for p in paths.values())}\n")
+        trained = f"learned:{run}"
+        print(f"   rating {trained} against the ladder (stops at ±{args.precision:g} Elo)",
+              flush=True)
+        result = benchmark(game, trained, players=PLAYERS, workers=args.workers, progress=True,
+                           precision=args.precision)
+        write_json(result, run / "benchmark.json")
+        print(format_ladder_standing(result, f"trained here ({config.method})"))
+        print(flush=True)
     return 0

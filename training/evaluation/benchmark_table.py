@@ -157,6 +157,43 @@ def format_benchmark(result: BenchmarkResult) -> str:
     return "\n".join(lines)
 
 
+STANDING_LEGEND = (
+    "rating: Elo points on the fixed scale (+400 = odds of 10 to 1 of finishing ahead; random = "
+    "0); 95% interval: the ratings the games do not rule out; games: the games that measured "
+    "the rating (a rung's: its reference measurement against the rungs below it); rated by: "
+    "the shipped ladder's reference measurement (scripts/reference_ladder.py, the date and "
+    "commit it was measured at) or this benchmark (why it stopped)"
+)
+
+
+def format_ladder_standing(result: BenchmarkResult, label: str) -> str:
+    """One table of the benchmarked agent (named `label`) among the ladder's rungs, highest
+    rating first: the rungs' reference ratings and the agent's fitted one, on one scale."""
+    from .ladder import ladder
+
+    title = (f"{game_label(result.game, result.players)}, {result.players} players: "
+             f"{label} ({result.agent.code}) on the ladder")
+    rows: list[tuple[str, float, str, str, str]] = []
+    for rung in ladder(result.game, result.players):
+        interval = (f"[{rung.low:7.1f}, {rung.high:7.1f}]" if rung.games else "")
+        when = ", ".join(x for x in (rung.date, (rung.commit or "")[:7]) if x)
+        source = ("the ladder: 0 by definition" if not rung.games
+                  else f"the ladder ({when})" if when else "the ladder")
+        rows.append((rung.code, rung.rating, interval, str(rung.games or ""), source))
+    stopped = result.stopped.split(":")[0] if result.stopped else result.protocol
+    rows.append((label, result.rating, f"[{result.low:7.1f}, {result.high:7.1f}]",
+                 str(result.games), f"this benchmark ({stopped})"))
+    rows.sort(key=lambda row: -row[1])
+    width = max(9, *(len(r[0]) for r in rows))
+    header = f"{'agent':<{width}} {'rating':>8} {'95% interval':>18} {'games':>6}  rated by"
+    lines = [title, header, "-" * (len(header) + 30)]
+    lines += [f"{name:<{width}} {rating:8.1f} {interval:>18} {games:>6}  {source}"
+              for name, rating, interval, games, source in rows]
+    lines.append(STANDING_LEGEND)
+    lines += result.notes
+    return "\n".join(lines)
+
+
 def write_json(result: BenchmarkResult, path: str | Path) -> Path:
     """Write `result.to_json()` to `path` (atomically) and return the path."""
     target = Path(path)

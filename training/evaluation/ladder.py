@@ -1,7 +1,7 @@
 """The benchmark ladder: fixed opponents per game and player count, with reference ratings.
 
-A ladder is an ordered list of rungs (agent codes: random, heuristic, search, later a learned
-agent), each with a reference rating on the anchored Elo scale of `anchored.py`: random is 0 for
+A ladder is an ordered list of rungs (agent codes: random, heuristic, the shipped learned agent,
+search), each with a reference rating on the anchored Elo scale of `anchored.py`: random is 0 for
 every game and player count, and the others were measured once by `scripts/reference_ladder.py`
 (each rung against the rungs below it, on the published deals) and kept in the package file
 `training/evaluation/ladder.json`, with how they were made. A rung without a reference rating there
@@ -23,7 +23,7 @@ from huerta.envs.core.errors import InvalidConfigError
 
 LADDER_FILE = Path(__file__).with_name("ladder.json")
 LADDER_FORMAT = 1
-DEFAULT_RUNGS = ("random", "heuristic", "search")
+DEFAULT_RUNGS = ("random", "heuristic", "learned", "search")
 BASE_RUNG = "random"  # rated 0 for every game and player count
 BENCHMARK_SEED = 1_000_000  # the published deals: seeds 1,000,000, 1,000,001, ...
 SOLO_DEALS = 200  # the solo benchmark's fixed deals
@@ -41,6 +41,8 @@ class Rung:
     games: int = 0
     wins: float = 0.0
     version: str | None = None
+    date: str | None = None  # when it was measured
+    commit: str | None = None  # the commit measured
 
     @property
     def win_rate(self) -> float:
@@ -78,12 +80,13 @@ def ladder(game: str, players: int, path: Path | None = None) -> list[Rung]:
                           low=float(entry.get("low", entry.get("rating", 0.0))),
                           high=float(entry.get("high", entry.get("rating", 0.0))),
                           games=int(entry.get("games", 0)), wins=float(entry.get("wins", 0.0)),
-                          version=entry.get("version")))
+                          version=entry.get("version"), date=entry.get("date"),
+                          commit=entry.get("commit")))
     if players > 1 and not any(r.code == BASE_RUNG for r in rungs):
         rungs.insert(0, Rung(BASE_RUNG))
     if players > 1:  # the base rung is 0 by definition, whatever the file says
-        rungs = [Rung(BASE_RUNG, version=r.version) if r.code == BASE_RUNG else r
-                 for r in rungs]
+        rungs = [Rung(BASE_RUNG, version=r.version, date=r.date, commit=r.commit)
+                 if r.code == BASE_RUNG else r for r in rungs]
     return rungs
 
 
