@@ -150,11 +150,14 @@ def training_run(folder: Path, outputs: list[str]) -> Figures:
     return figures
 
 
-MAIN_LINEUP = re.compile(r"^(\w+): (.+), (\d+) games per line-up$", re.M)
-
-
 def main_job(folder: Path, outputs: list[str]) -> Figures:
-    """`huerta main`'s line-ups: per game, the agents and the games of each line-up (its time
-    is the record's wall seconds)."""
-    return {"lineups": [{"game": game, "agents": agents.split(", "), "games": int(games)}
-                        for game, agents, games in MAIN_LINEUP.findall(outputs[-1])]}
+    """`huerta main`'s benchmarks of its briefly trained agents (runs/main/GAME/benchmark.json):
+    per game, the rating on the fixed scale, its 95% interval and the games (its time is the
+    record's wall seconds)."""
+    games = []
+    for path in sorted((folder / "runs" / "main").glob("*/benchmark.json")):
+        data = json.loads(path.read_text(encoding="utf-8"))
+        games.append({"game": path.parent.name, "rating": data.get("rating"),
+                      "low": data.get("low"), "high": data.get("high"),
+                      "games": data.get("games"), "stopped": data.get("stopped")})
+    return {"games": games}

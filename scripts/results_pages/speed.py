@@ -5,7 +5,7 @@ earlier speed work."""
 from __future__ import annotations
 
 from . import parsers
-from .formats import number
+from .formats import interval, number
 from .model import Code, Measurement, Page, Record, Table
 from .render import duration
 
@@ -44,11 +44,12 @@ MEASUREMENTS = (
                 parsers.bench,
                 tuple(Code(f"huerta bench --train ({game})", game,
                            modules=("huerta.training.train_bench",)) for game in GAMES)),
-    Measurement("main-job", "`huerta main`, the main job of `make run`: a short training on "
-                "Finca, then tournaments of the baselines on every game",
+    Measurement("main-job", "`huerta main`, the main job of `make run`: each game trained "
+                "briefly with its own method, the trained agent benchmarked against the ladder",
                 ("huerta main",), parsers.main_job,
                 tuple(Code(f"huerta main ({game})", game,
-                           modules=("huerta.training.cli.main_job",)) for game in GAMES)),
+                           modules=("huerta.training.cli.main_job",),
+                           files=("training/evaluation/ladder.json",)) for game in GAMES)),
 )
 
 
@@ -78,10 +79,10 @@ def train_rows(record: Record) -> list[list[str]]:
 
 
 def main_rows(record: Record) -> list[list[str]]:
-    lineups = "; ".join(f"{x['game']}: {', '.join(x['agents'])}"
-                        for x in record["figures"]["lineups"])
-    games = {x["games"] for x in record["figures"]["lineups"]}
-    return [[duration(record["wall_s"]), lineups, ", ".join(map(str, sorted(games)))]]
+    time = duration(record["wall_s"])
+    return [[time if i == 0 else "", g["game"], f"{g['rating']:.0f}",
+             interval(g["low"], g["high"], 1, 0), str(g["games"])]
+            for i, g in enumerate(record["figures"]["games"])]
 
 
 PARTS = (
@@ -127,12 +128,12 @@ PARTS = (
            ("random play", "env() steps/s under random legal play, the same run")),
           ("train-speed",), train_rows),
     "## The main job",
-    "`huerta main`, what `make run` runs after its set-up: 200 imitated heuristic games and "
-    "60,000 steps of self-play on Finca, then a round-robin tournament of the baselines on "
-    "every game:",
-    Table((("time", "wall time of the whole job"),
-           ("line-ups", "the agents of each game's round robin"),
-           ("games", "games per line-up")),
+    "`huerta main`, what `make run` runs after its set-up: each game trained briefly with its "
+    "own method, then the trained agent benchmarked against the ladder (stopping at ±150 Elo):",
+    Table((("time", "wall time of the whole job, every game"), ("game", "the game, 2 players"),
+           ("rating", "the briefly trained agent's rating on the fixed scale (Elo, random = 0)"),
+           ("95% interval", "the rating's profile-likelihood interval"),
+           ("games", "benchmark games it took")),
           ("main-job",), main_rows),
 )
 
