@@ -1,11 +1,12 @@
 # The README's two commands: `make run` (set up + main job) and `make test` (set up + tests);
 # `make docs` builds the documentation site into site/ (warnings are errors, links checked).
+# `make reproduce-models` retrains the shipped models in the locked environment (an hour or more).
 VENV ?= .venv
 PY := $(VENV)/bin/python
 PIP := $(PY) -m pip
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-full lint bench docs setup clean
+.PHONY: run test test-full lint bench docs setup clean reproduce-models
 
 setup: $(STAMP)
 
@@ -38,5 +39,19 @@ docs: $(STAMP)
 bench: $(STAMP)
 	$(VENV)/bin/huerta bench
 
+# the shipped models retrained from their recorded commands and seeds on one thread, in the
+# environment requirements/lock.txt pins (torch first: the CPU build), and compared with the
+# shipped files (docs/training.md, "Rebuilding the shipped models"); ARGS go to the script,
+# e.g. ARGS="--game finca" or ARGS=--dry-run
+REPRODUCE_VENV ?= .venv-reproduce
+REPRODUCE_PY := $(REPRODUCE_VENV)/bin/python
+reproduce-models: requirements/lock.txt
+	test -x $(REPRODUCE_PY) || python3 -m venv $(REPRODUCE_VENV)
+	$(REPRODUCE_PY) -m pip install --quiet --upgrade pip
+	$(REPRODUCE_PY) -m pip install --quiet "torch==2.13.0"
+	$(REPRODUCE_PY) -m pip install --quiet -r requirements/lock.txt
+	PYTHONWARNINGS="ignore:Editable installation" $(REPRODUCE_PY) -m pip install --quiet --no-deps -e .
+	$(REPRODUCE_PY) scripts/reproduce_models.py $(ARGS)
+
 clean:
-	rm -rf $(VENV) build dist site *.egg-info
+	rm -rf $(VENV) $(REPRODUCE_VENV) build dist site *.egg-info
