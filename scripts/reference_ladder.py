@@ -79,18 +79,20 @@ def remeasure_command(game: str, players: int, code: str, games: int, workers: i
     return " ".join(shlex.quote(w) for w in words + (["--only-below"] if only_below else []))
 
 
-def git_commit() -> str | None:
-    """The commit of the huerta checkout measured (with `+dirty` when tracked files differ), or
-    None outside a git checkout."""
+def git_commit(written: Path = LADDER_FILE) -> str | None:
+    """The commit of the huerta checkout measured (with `+dirty` when tracked files other than
+    the ladder file being written differ), or None outside a git checkout."""
     root = Path(__file__).resolve().parent.parent
     try:
         head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True,
                               text=True, check=True).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"],
-                               cwd=root, capture_output=True, text=True, check=True).stdout
+        status = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"],
+                                cwd=root, capture_output=True, text=True, check=True).stdout
     except (OSError, subprocess.CalledProcessError):
         return None
-    return head + ("+dirty" if dirty.strip() else "")
+    changed = [line[3:] for line in status.splitlines()
+               if (root / line[3:]).resolve() != written.resolve()]
+    return head + ("+dirty" if changed else "")
 
 
 def measure(game: str, players: int, code: str, entries: dict[str, Any], games: int,

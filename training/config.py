@@ -19,7 +19,7 @@ from huerta.envs.core.rewards import REWARD_MODES
 from huerta.envs.core.validation import check_game_options
 
 from .games import default_method, training_facts
-from .limits import MAX_ENVS, MAX_GENERATIONS, MAX_SEED
+from .limits import MAX_ENVS, MAX_GENERATIONS, MAX_SEED, MAX_THREADS
 from .runs import checked_float, checked_int, is_int, refuse
 from .selfplay import PoolWeights
 
@@ -39,6 +39,9 @@ class TrainConfig:
     players: int = 2
     steps: int | None = None  # None: 600,000 for a new run; on resume, the run's own target
     envs: int = 64  # games played at once in the training process (one vector, see vector.py)
+    # torch's threads for every fit and update of the run, recorded in its models (threads.py);
+    # None: the fits on big batches one per core up to 4, PPO's updates 1
+    threads: int | None = None
     seed: int = 0
     out: str = "runs/finca"
     # MaskablePPO
@@ -137,6 +140,8 @@ class TrainConfig:
             from .methods.cem import DEFAULT_GENERATIONS
 
             self.cem_generations = DEFAULT_GENERATIONS
+        if self.threads is not None:
+            self.threads = checked_int("threads", self.threads, 1, MAX_THREADS)
         for name, minimum, maximum in _INT_FIELDS:
             setattr(self, name, checked_int(name, getattr(self, name), minimum, maximum))
         for name, minimum, maximum, open_low in _FLOAT_FIELDS:

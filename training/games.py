@@ -1,8 +1,7 @@
-"""Training's own per-game facts: each game's default training method per player count, its
-self-play opponent weights and the demonstration's MCTS budget, where they differ from the
-library's defaults, chosen by the measurements in the README (Training). A game not listed
-trains with PPO, the `PoolWeights` defaults and a budget of `DEMO_MCTS_BUDGET`, so a new game
-needs no line here.
+"""Training's own per-game facts: each game's default training method per player count and its
+self-play opponent weights, where they differ from the library's defaults, chosen by the
+measurements on the results pages (Training). A game not listed trains with PPO and the
+`PoolWeights` defaults, so a new game needs no line here.
 """
 
 from __future__ import annotations
@@ -10,12 +9,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-DEMO_MCTS_BUDGET = 50  # MCTS iterations per decision in `huerta run`'s demonstration
-
 
 @dataclass(frozen=True)
 class TrainingFacts:
-    """How `huerta train` and `huerta run` treat one game by default."""
+    """How `huerta train` and `huerta main` treat one game by default."""
 
     # player count -> `huerta train`'s default method where it is not "ppo" ("afterstate": the
     # heuristic's search with a learned value; "cem": the Alpujarras solo value's constants
@@ -24,9 +21,6 @@ class TrainingFacts:
     # self-play opponent-pool weights (kind -> weight) where the game's differ from
     # `huerta.training.selfplay.PoolWeights`
     pool: Mapping[str, float] = field(default_factory=dict)
-    # the demonstration's MCTS iterations per decision (`huerta run`): a game whose random
-    # rollout is long gets fewer, to keep the run to a few minutes
-    demo_mcts_budget: int = DEMO_MCTS_BUDGET
 
 
 GAMES: dict[str, TrainingFacts] = {
@@ -41,10 +35,7 @@ GAMES: dict[str, TrainingFacts] = {
         # untrained learner hands it many turns in a row, so at 0.1 it took 89% of the training
         # time, while the learner lost every evaluation against it either way
         pool={"heuristic": 0.01, "random": 0.29},
-        demo_mcts_budget=100,
     ),
-    # a Mi Tierra rollout is a whole game of dice and markets, ~200 decisions
-    "mi_tierra": TrainingFacts(demo_mcts_budget=10),
 }
 
 

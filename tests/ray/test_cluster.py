@@ -96,6 +96,20 @@ def test_the_best_policys_evaluation_replays_exactly(trained_run):
         assert rate == pytest.approx(row[f"vs_{opponent}"], abs=1e-4)
 
 
+def test_the_policies_record_how_they_were_trained(trained_run):
+    run, _ = trained_run
+    for folder in ("best_policy", "final_policy"):
+        trained = json.loads((run / folder / "huerta_policy.json").read_text())["trained"]
+        assert trained["method"] == "rllib" and trained["seed"] == TINY["seed"]
+        assert trained["threads"] == 1  # the learner's torch threads (no --threads: one)
+        assert trained["command"].startswith("huerta train finca --backend rllib --seed 3 --steps ")
+        assert trained["command"].endswith(f"--env-runners 2 --out {run}")
+        assert trained["commit"] is None or re.fullmatch(r"[0-9a-f]{40}", trained["commit"])
+        assert {"python", "numpy", "torch"} <= set(trained["libraries"])
+    final = json.loads((run / "final_policy" / "huerta_policy.json").read_text())["trained"]
+    assert [s["commit"] for s in final["sessions"]] == [final["commit"]] * 2  # and resumed
+
+
 def test_the_trained_policy_plays_as_an_agent(trained_run, capsys):
     run, _ = trained_run
     assert huerta(["play", "finca", "--agents", f"rllib:{run},random", "--seed", "4"]) == 0

@@ -12,7 +12,7 @@ from typing import Any
 from huerta.envs.core.errors import InvalidConfigError
 from huerta.envs.core.registry import game_choices
 
-from ..limits import MAX_ENVS, MAX_GENERATIONS, MAX_RECORDED_GAMES, MAX_STEPS
+from ..limits import MAX_ENVS, MAX_GENERATIONS, MAX_RECORDED_GAMES, MAX_STEPS, MAX_THREADS
 from .arguments import GAME_HELP, SEED, int_range, seat_count
 
 
@@ -38,6 +38,10 @@ def add_train(sub: Any) -> None:
     train.add_argument("--envs", type=int_range(1, MAX_ENVS),
                        help="games played at once, stepped together in one process (default 64)")
     train.add_argument("--seed", type=SEED)
+    train.add_argument("--threads", type=int_range(1, MAX_THREADS), default=None, metavar="N",
+                       help="torch threads of every fit and update, recorded in the models "
+                       "(default: the fits one per core up to 4, PPO's updates 1; on --resume "
+                       "the run's own unless given)")
     train.add_argument("--imitation-games", type=int_range(0, MAX_RECORDED_GAMES), default=None,
                        metavar="N", help="games of the heuristic imitated before self-play "
                        "(default 2,000; 0: PPO from random weights)")
@@ -140,7 +144,7 @@ def _train_settings(
     if args.config:
         values.update(from_file(args.config))
     values["game"] = args.game
-    for name in ("players", "steps", "envs", "seed", "out", *extra):
+    for name in ("players", "steps", "envs", "seed", "threads", "out", *extra):
         if getattr(args, name) is not None:
             values[name] = getattr(args, name)
     if args.no_progress:
@@ -168,7 +172,7 @@ def _train_rllib(args: argparse.Namespace) -> int:
         run = train(config, resume=args.resume, force=args.force,
                     ray_address=args.ray_address,
                     overrides={"steps": args.steps, "env_runners": args.env_runners,
-                               "envs": args.envs})
+                               "envs": args.envs, "threads": args.threads})
     except TrainingInterrupted as exc:
         print(f"huerta train: {exc}", file=sys.stderr)
         return 128 + exc.signum

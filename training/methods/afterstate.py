@@ -61,8 +61,10 @@ from ..runs import (
     rates_of,
     read_eval,
     read_eval_rows,
+    run_provenance,
     save_atomically,
 )
+from ..threads import fit_threads, torch_threads
 from .report import rates_text
 
 HELD_OUT_EVERY = 10  # every tenth game is held out of the fit: early stopping and the report
@@ -250,11 +252,11 @@ def split(data: Afterstates) -> tuple[np.ndarray, np.ndarray]:
 
 
 def fit(data: Afterstates, horizon: int, epochs: int, seed: int = 0, progress: bool = False,
-        should_stop: Callable[[], bool] = lambda: False,
+        should_stop: Callable[[], bool] = lambda: False, threads: int | None = None,
         ) -> tuple[list[tuple[np.ndarray, np.ndarray]], int, float, float] | None:
-    """Fit the residual network to `data`'s targets; return (layers as (weight in x out, bias),
-    the epoch kept (1-based), its held-out log-loss against the results, the prior's), or None
-    when `should_stop()` turned true first."""
+    """Fit the residual network to `data`'s targets on `fit_threads(threads)` torch threads;
+    return (layers as (weight in x out, bias), the epoch kept (1-based), its held-out log-loss
+    against the results, the prior's), or None when `should_stop()` turned true first."""
     import torch
 
     torch.manual_seed(seed)
@@ -298,34 +300,32 @@ def fit(data: Afterstates, horizon: int, epochs: int, seed: int = 0, progress: b
     zero = snapshot()
     zero[-1] = (np.zeros_like(zero[-1][0]), np.zeros_like(zero[-1][1]))
     best = (prior_loss, 0, zero)  # epoch 0: the prior alone, kept unless an epoch beats it
-    threads = torch.get_num_threads()
-    torch.set_num_threads(max(1, min(4, os.cpu_count() or 1)))
     bar = None
     if progress:
         from tqdm import tqdm
 
         bar = tqdm(total=epochs, desc="afterstate: fitting", unit="epoch")
-    try:
-        for epoch in range(1, epochs + 1):
-            order = rng.permutation(train_rows)
-            for start in range(0, len(order), BATCH_SIZE):
-                if should_stop():
-                    return None
-                rows = torch.as_tensor(order[start:start + BATCH_SIZE])
-                loss = loss_of(network(x[rows])[:, 0] + priors[rows], y[rows])
-                optimizer.zero_grad()
-                loss.backward()
-                optimizer.step()
-            held_loss = _log_loss(held_out_logits(), outcomes)
-            if held_loss < best[0]:
-                best = (held_loss, epoch, snapshot())
+    with torch_threads(fit_threads(threads)):
+        try:
+            for epoch in range(1, epochs + 1):
+                order = rng.permutation(train_rows)
+                for start in range(0, len(order), BATCH_SIZE):
+                    if should_stop():
+                        return None
+                    rows = torch.as_tensor(order[start:start + BATCH_SIZE])
+                    loss = loss_of(network(x[rows])[:, 0] + priors[rows], y[rows])
+                    optimizer.zero_grad()
+                    loss.backward()
+                    optimizer.step()
+                held_loss = _log_loss(held_out_logits(), outcomes)
+                if held_loss < best[0]:
+                    best = (held_loss, epoch, snapshot())
+                if bar is not None:
+                    bar.update(1)
+                    bar.set_postfix(held_out_log_loss=f"{held_loss:.4f}")
+        finally:
             if bar is not None:
-                bar.update(1)
-                bar.set_postfix(held_out_log_loss=f"{held_loss:.4f}")
-    finally:
-        torch.set_num_threads(threads)
-        if bar is not None:
-            bar.close()
+                bar.close()
     return best[2], best[1], best[0], prior_loss
 
 
@@ -398,9 +398,10 @@ def report_to_json(report: ValueReport) -> str:
 
 def fit_value(run: Path, game: str, players: int, games: int, horizon: int, epochs: int,
               seed: int, options: dict[str, Any], progress: bool = False,
-              should_stop: Callable[[], bool] = lambda: False,
+              should_stop: Callable[[], bool] = lambda: False, threads: int | None = None,
               ) -> tuple[ValueNetwork, ValueReport] | None:
-    """Record (or read back) the heuristic's games in `run/afterstate`, fit the value and write
+    """Record (or read back) the heuristic's games in `run/afterstate`, fit the value (on
+    `fit_threads(threads)` torch threads, recorded in its `about`) and write
     `run/afterstate.json`; None when stopped first (what was recorded stays)."""
     started = time.monotonic()
     data = record(run / "afterstate", game, players, games, seed, options, progress=progress,
@@ -413,7 +414,8 @@ def fit_value(run: Path, game: str, players: int, games: int, horizon: int, epoc
         scale, shift = calibrate(data.priors[fitted], data.outcomes[fitted])
         data = replace(data, priors=(scale * data.priors + shift).astype(np.float32))
         calibration = {"prior_scale": scale, "prior_shift": shift}
-    result = fit(data, horizon, epochs, seed=seed, progress=progress, should_stop=should_stop)
+    result = fit(data, horizon, epochs, seed=seed, progress=progress, should_stop=should_stop,
+                 threads=threads)
     if result is None:
         return None
     layers, epoch, loss, prior_loss = result
@@ -421,9 +423,9 @@ def fit_value(run: Path, game: str, players: int, games: int, horizon: int, epoc
                          epochs=epoch, log_loss=loss, prior_log_loss=prior_loss,
                          seconds=time.monotonic() - started)
     network = value_network(layers, game, players, {
-        "method": "afterstate", "seed": seed, "games": games, "horizon": horizon,
-        "epochs": epoch, "held_out_log_loss": round(loss, 4),
-        "prior_log_loss": round(prior_loss, 4)})
+        "method": "afterstate", "seed": seed, "threads": fit_threads(threads), "games": games,
+        "horizon": horizon, "epochs": epoch, "held_out_log_loss": round(loss, 4),
+        "prior_log_loss": round(prior_loss, 4), **run_provenance(run)})
     network.about.update(calibration)
     (run / "afterstate.json").write_text(report_to_json(report))
     return network, report
@@ -478,7 +480,8 @@ def train_afterstate(config: Any, run: Path, stop: Any) -> tuple[int, float]:
             continue
         fitted = fit_value(run, config.game, config.players, games, config.value_horizon,
                            config.value_epochs, config.seed, config.game_options,
-                           progress=config.progress, should_stop=should_stop)
+                           progress=config.progress, should_stop=should_stop,
+                           threads=config.threads)
         if fitted is None:  # the games recorded so far are kept, chunk by chunk
             raise TrainingInterrupted(stop.signum, done_games(run, games), config.value_games,
                                       run / "afterstate", unit="heuristic games")
@@ -515,12 +518,15 @@ def train_afterstate(config: Any, run: Path, stop: Any) -> tuple[int, float]:
 
 def run_facts(run: Path, config: Any) -> dict[str, Any]:
     """How an afterstate run was trained, for the exported file: its command line, seed, the
-    games and horizon, the best evaluation, and the wall time (the recorded games' chunks and
-    the evaluations' times: from the first chunk written to the last evaluation)."""
+    games and horizon, the best evaluation, the wall time (the recorded games' chunks and
+    the evaluations' times: from the first chunk written to the last evaluation), and where it
+    came from (`run_provenance`: commit and libraries)."""
     name = f"{config.game}-solo" if config.players == 1 else config.game
     flags = ""
     if config.value_games != TrainConfig.value_games:
         flags += f" --value-games {config.value_games}"
+    if config.threads is not None:
+        flags += f" --threads {config.threads}"
     from ..games import default_method
 
     if default_method(config.game, config.players) != "afterstate":
@@ -530,6 +536,7 @@ def run_facts(run: Path, config: Any) -> dict[str, Any]:
                                            f"--out {config.out}",
         "seed": config.seed, "players": config.players, "value_games": config.value_games,
         "value_horizon": config.value_horizon, "hidden": list(HIDDEN),
+        **run_provenance(run),
     }
     _, raw = read_eval_rows(run / "eval.csv")
     chunks = sorted((run / "afterstate").glob("chunk_*.npz"), key=lambda p: p.stat().st_mtime)

@@ -49,6 +49,7 @@ from ..runs import (
     append_eval,
     ignore_sigint,
     read_eval,
+    run_provenance,
     save_atomically,
     write_atomic,
 )
@@ -307,7 +308,8 @@ def train_cem(config: Any, run: Path, stop: Any) -> tuple[int, float]:
         path = weights_path(run, generation.games)
         model = ValueWeights(generation.weights, {"trained": {
             "method": "cem", "seed": config.seed, "generation": generation.generation,
-            "games": generation.games, "eval_vs_zara": round(generation.eval_rate, 4)}})
+            "games": generation.games, "eval_vs_zara": round(generation.eval_rate, 4),
+            "threads": 1, **run_provenance(run)}})
         save_atomically(path, model.save)
         append_eval(run, generation.games, {"zara": generation.eval_rate}, config.eval_games)
         _write_generations(run, generations)
@@ -372,18 +374,23 @@ def best_generation(generations: list[Generation]) -> Generation:
 
 def run_facts(run: Path, config: Any) -> dict[str, Any]:
     """How a cem run was trained, for its best_policy.npz: its command line, seed, settings,
-    the best evaluation, and the wall time (the generations' own seconds)."""
+    the best evaluation, the wall time (the generations' own seconds), and where it came from
+    (`run_provenance`: commit and libraries). Its arithmetic is numpy's on a dozen numbers, no
+    torch, no BLAS: one thread (its games' worker processes do not change the sums)."""
 
     generations = read_generations(run)
     flags = ""
     if config.cem_generations != DEFAULT_GENERATIONS:
         flags += f" --generations {config.cem_generations}"
+    if config.threads is not None:
+        flags += f" --threads {config.threads}"
     facts: dict[str, Any] = {
         "method": "cem", "command": f"huerta train alpujarras-solo --seed {config.seed}{flags} "
                                     f"--out {config.out}",
-        "seed": config.seed, "generations": config.cem_generations,
+        "seed": config.seed, "threads": 1, "generations": config.cem_generations,
         "population": config.cem_population, "elite": config.cem_elite,
         "deals": config.cem_deals, "eval_games": config.eval_games,
+        **run_provenance(run),
     }
     if generations:
         best = best_generation(generations)

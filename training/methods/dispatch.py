@@ -2,8 +2,9 @@
 
 It chooses the method from the settings (an `RLlibTrainConfig`: RLlib; else
 `TrainConfig.method`) and does what every method shares through the run-folder layer (see
-base.py). Nothing imports it but the command line and the callers of the library; no method
-imports it back.
+base.py), recording each session's source commit and libraries in provenance.json (the methods
+copy them into the models they write). Nothing imports it but the command line and the callers
+of the library; no method imports it back.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from ..runs import (
     check_resume_or_force,
     claim_run,
     local_run_evidence,
+    record_session,
     resumed_config,
     rllib_run_evidence,
     signals_caught,
@@ -34,6 +36,7 @@ from ..runs.layout import (
     RLLIB_RUN_FILES,
     RLLIB_RUN_FOLDERS,
 )
+from ..threads import update_threads
 from .afterstate import Afterstate
 from .base import Method
 from .cem import CEM
@@ -60,13 +63,14 @@ def resumed(config: TrainConfig, run: Path,
             overrides: Mapping[str, Any] | None = None) -> TrainConfig:
     """The settings saved in `run`, for a resume asked with `config`: the run's own, checked;
     `out` and `progress` from `config`; from the others, those `overrides` gives (not None),
-    by default a local run's `steps` and `cem_generations` from `config`."""
+    by default a local run's `steps`, `cem_generations` and `threads` from `config`."""
     game = config.game
     if isinstance(game, str):
         game = TRAIN_ALIASES[game][0] if game in TRAIN_ALIASES else get_game(game).name
     if overrides is None:
         overrides = ({} if is_rllib(config) else
-                     {"steps": config.steps, "cem_generations": config.cem_generations})
+                     {"steps": config.steps, "cem_generations": config.cem_generations,
+                      "threads": config.threads})
     return resumed_config(config, run, game, overrides)
 
 
@@ -83,10 +87,6 @@ def train(config: TrainConfig, resume: bool = False, force: bool = False, *,
     """
     started = time.monotonic()
     rllib = is_rllib(config)
-    if not rllib:
-        import torch
-
-        torch.set_num_threads(1)  # small MLPs: a second thread costs more than it gains
     check_resume_or_force(resume, force)
     run = Path(config.out)
     if resume:
@@ -100,9 +100,15 @@ def train(config: TrainConfig, resume: bool = False, force: bool = False, *,
         else:
             claim_run(run, local_run_evidence, force, LOCAL_RUN_FILES, LOCAL_RUN_FOLDERS)
         method = method_for(config, ray_address)
+    if not rllib:
+        import torch
+
+        # small MLPs: a second thread costs more than it gains (the fits set their own)
+        torch.set_num_threads(update_threads(config.threads))
     for sub in method.folders:
         (run / sub).mkdir(parents=True, exist_ok=True)
     write_json(run / CONFIG_FILE, asdict(config))
+    record_session(run, resumed=resume)
     stop = Stop()
     with signals_caught(stop):
         count = method.train(config, run, stop, resume)

@@ -22,16 +22,19 @@ from huerta.envs.core.errors import InvalidConfigError
 
 from ..config import DEFAULT_STEPS, TrainConfig
 from ..policy_arrays import policy_layers
-from ..runs import best_candidates, best_key, rates_of, read_eval_rows
+from ..runs import best_candidates, best_key, rates_of, read_eval_rows, run_provenance
+from ..threads import update_threads
 
 DTYPES = ("float16", "float32")
 
 
 def run_facts(run: Path) -> dict[str, Any]:
-    """How the run in `run` was trained: its command line, seed, steps, warm start, best
-    evaluation and wall time (the imitation's, then from the first evaluation, at step 0, to the
-    last, at the end; a resumed run's pause counts too)."""
-    facts: dict[str, Any] = {}
+    """How the PPO run in `run` was trained: its method, command line, seed, torch threads
+    (PPO's updates'; `imitation_threads` the warm start's fit), steps, warm start, best
+    evaluation, wall time (the imitation's, then from the first evaluation, at step 0, to the
+    last, at the end; a resumed run's pause counts too), and where it came from
+    (`run_provenance`: commit and libraries)."""
+    facts: dict[str, Any] = {"method": "ppo"}
     config_path = run / "config.json"
     imitation_path = run / "imitation.json"
     imitation = json.loads(imitation_path.read_text()) if imitation_path.is_file() else None
@@ -49,12 +52,19 @@ def run_facts(run: Path) -> dict[str, Any]:
             flags += f" --steps {config.get('steps')}"
         if config.get("imitation_games", 0) != TrainConfig.imitation_games:
             flags += f" --imitation-games {config.get('imitation_games', 0)}"
+        if config.get("threads") is not None:
+            flags += f" --threads {config['threads']}"
+        facts["method"] = config.get("method") or "ppo"
         facts["command"] = (f"huerta train {name} --seed {config.get('seed')}{flags} "
                             f"--out {config.get('out') or run}")
-        facts.update({k: config.get(k) for k in ("seed", "steps", "players", "net_arch",
+        facts["seed"] = config.get("seed")
+        facts["threads"] = update_threads(config.get("threads"))
+        facts.update({k: config.get(k) for k in ("steps", "players", "net_arch",
                                                  "shared_layers", "imitation_games")})
     if imitation is not None:
         facts["imitation_agreement"] = round(imitation["agreement"], 4)
+        if "threads" in imitation:
+            facts["imitation_threads"] = imitation["threads"]
 
     _, raw = read_eval_rows(run / "eval.csv")
     times = [datetime.datetime.fromisoformat(r["time"]) for r in raw if r.get("time")]
@@ -67,6 +77,7 @@ def run_facts(run: Path) -> dict[str, Any]:
         best = max(rows, key=lambda r: best_key(rates_of(r)))
         facts["best_steps"] = int(best["steps"])
         facts["best_eval"] = {k: round(v, 4) for k, v in rates_of(best).items()}
+    facts.update(run_provenance(run))
     return facts
 
 

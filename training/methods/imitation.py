@@ -22,7 +22,6 @@ same for any number of worker processes. Held-out games (one in ten) measure the
 from __future__ import annotations
 
 import json
-import os
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, fields
@@ -33,6 +32,7 @@ from typing import Any
 import numpy as np
 
 from ..chunks import CHUNK_GAMES, chunk_seed, record_chunks
+from ..threads import fit_threads, torch_threads
 
 HELD_OUT_EVERY = 10  # every tenth game is held out of the fit and measures agreement
 BATCH_SIZE = 512
@@ -79,6 +79,7 @@ class ImitationReport:
     agreement: float  # held out
     train_agreement: float
     seconds: float
+    threads: int  # torch's threads in the fit (`threads.fit_threads`)
 
     def line(self) -> str:
         return (f"imitation of the heuristic: {100 * self.agreement:.1f}% agreement on "
@@ -194,11 +195,12 @@ def agreement(policy: Any, positions: Positions, batch: int = 4096) -> float:
 
 def fit(
     model: Any, positions: Positions, epochs: int, seed: int = 0, progress: bool = False,
-    should_stop: Callable[[], bool] = lambda: False,
+    should_stop: Callable[[], bool] = lambda: False, threads: int | None = None,
 ) -> tuple[float, float, int] | None:
     """Fit `model`'s (a MaskablePPO's) policy and value to `positions`, one game in
-    `HELD_OUT_EVERY` held out; return (held-out agreement, fitted agreement, held-out positions
-    with a choice), or None when `should_stop()` turned true first."""
+    `HELD_OUT_EVERY` held out, on `fit_threads(threads)` torch threads (big batches: threads
+    pay here); return (held-out agreement, fitted agreement, held-out positions with a choice),
+    or None when `should_stop()` turned true first."""
     import torch
 
     policy = model.policy
@@ -211,38 +213,37 @@ def fit(
     test = positions.select(np.flatnonzero(held))
     optimizer = torch.optim.Adam(policy.parameters(), lr=LEARNING_RATE)
     rng = np.random.default_rng(seed)
-    threads = torch.get_num_threads()
-    torch.set_num_threads(max(1, min(4, os.cpu_count() or 1)))  # big batches: threads pay here
     bar = None
     if progress:
         from tqdm import tqdm
 
         bar = tqdm(total=epochs, desc="imitation: fitting", unit="epoch")
-    try:
-        policy.set_training_mode(True)
-        for _ in range(epochs):
-            order = rng.permutation(len(fitted))
-            for start in range(0, len(order), BATCH_SIZE):
-                if should_stop():
-                    return None
-                part = fitted.select(order[start:start + BATCH_SIZE])
-                obs = torch.as_tensor(part.observations.astype(np.float32))
-                actions = torch.as_tensor(part.actions.astype(np.int64))
-                values, log_prob, _ = policy.evaluate_actions(obs, actions,
-                                                              action_masks=part.masks)
-                target = torch.as_tensor(part.returns)
-                loss = -log_prob.mean() + VALUE_WEIGHT * ((values.flatten() - target) ** 2).mean()
-                optimizer.zero_grad()
-                loss.backward()
-                torch.nn.utils.clip_grad_norm_(policy.parameters(), 0.5)
-                optimizer.step()
+    with torch_threads(fit_threads(threads)):
+        try:
+            policy.set_training_mode(True)
+            for _ in range(epochs):
+                order = rng.permutation(len(fitted))
+                for start in range(0, len(order), BATCH_SIZE):
+                    if should_stop():
+                        return None
+                    part = fitted.select(order[start:start + BATCH_SIZE])
+                    obs = torch.as_tensor(part.observations.astype(np.float32))
+                    actions = torch.as_tensor(part.actions.astype(np.int64))
+                    values, log_prob, _ = policy.evaluate_actions(obs, actions,
+                                                                  action_masks=part.masks)
+                    target = torch.as_tensor(part.returns)
+                    value_loss = ((values.flatten() - target) ** 2).mean()
+                    loss = -log_prob.mean() + VALUE_WEIGHT * value_loss
+                    optimizer.zero_grad()
+                    loss.backward()
+                    torch.nn.utils.clip_grad_norm_(policy.parameters(), 0.5)
+                    optimizer.step()
+                if bar is not None:
+                    bar.update(1)
+        finally:
+            policy.set_training_mode(False)
             if bar is not None:
-                bar.update(1)
-    finally:
-        policy.set_training_mode(False)
-        torch.set_num_threads(threads)
-        if bar is not None:
-            bar.close()
+                bar.close()
     return agreement(policy, test), agreement(policy, fitted), len(choices(test))
 
 
@@ -250,21 +251,24 @@ def warm_start(
     model: Any, run: Path, game: str, players: int, games: int, epochs: int, seed: int,
     explore: float, gamma: float, shaping: float, reward: str, options: dict[str, Any],
     progress: bool = False, should_stop: Callable[[], bool] = lambda: False,
+    threads: int | None = None,
 ) -> ImitationReport | None:
-    """Record (or read back) the heuristic's games in `run/imitation`, fit `model` to them and
-    write `run/imitation.json`; None when stopped first (what was recorded stays)."""
+    """Record (or read back) the heuristic's games in `run/imitation`, fit `model` to them (on
+    `fit_threads(threads)` torch threads) and write `run/imitation.json`; None when stopped
+    first (what was recorded stays)."""
     started = time.monotonic()
     positions = record(run / "imitation", game, players, games, seed, explore, gamma, shaping,
                        reward, options, progress=progress, should_stop=should_stop)
     if positions is None:
         return None
     result = fit(model, positions, epochs, seed=seed, progress=progress,
-                 should_stop=should_stop)
+                 should_stop=should_stop, threads=threads)
     if result is None:
         return None
     held_out, fitted, test_count = result
     report = ImitationReport(games=games, positions=len(positions),
                              held_out_positions=test_count, epochs=epochs, agreement=held_out,
-                             train_agreement=fitted, seconds=time.monotonic() - started)
+                             train_agreement=fitted, seconds=time.monotonic() - started,
+                             threads=fit_threads(threads))
     (run / "imitation.json").write_text(json.dumps(asdict(report), indent=2) + "\n")
     return report

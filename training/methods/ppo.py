@@ -349,7 +349,7 @@ def _warm_start(model: Any, config: TrainConfig, run: Path, stop: Stop) -> None:
         model, run, config.game, config.players, config.imitation_games,
         config.imitation_epochs, config.seed, config.imitation_explore, config.gamma,
         config.shaping, config.reward, config.game_options, progress=config.progress,
-        should_stop=lambda: stop.signum is not None,
+        should_stop=lambda: stop.signum is not None, threads=config.threads,
     )
     if report is None:
         assert stop.signum is not None

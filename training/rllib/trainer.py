@@ -35,15 +35,16 @@ A run folder holds:
     eval.csv           the evaluations against random and the heuristic (or Zara), as the SB3
                        path writes them; learning_curve.png drawn from it
     best_policy/       the RLModule of the best evaluation (as the SB3 path chooses it), with
-                       huerta_policy.json (game, sizes, steps); final_policy/ at the end: what
-                       `rllib:PATH` plays
+                       huerta_policy.json (game, sizes, steps, and how it was trained: method,
+                       command, seed, threads, commit, libraries); final_policy/ at the end:
+                       what `rllib:PATH` plays
     metrics.jsonl      one line per training iteration (steps, env steps/s, episode return,
                        win rate in the league, entropy, losses, league size)
     tb/                the same as TensorBoard scalars
 
-The learner runs in the driver process (`num_learners=0`) on one torch thread; env runners are
-Ray actors, one CPU each, spread over the cluster of `ray_address` (`ray.init(address=...)`; a
-local Ray when None).
+The learner runs in the driver process (`num_learners=0`) on one torch thread (`threads` when
+set); env runners are Ray actors, one CPU each, spread over the cluster of `ray_address`
+(`ray.init(address=...)`; a local Ray when None).
 """
 
 from __future__ import annotations
@@ -55,8 +56,6 @@ import sys
 import time
 from pathlib import Path
 from typing import Any
-
-import torch
 
 from huerta.agents.base import Agent
 from huerta.agents.rllib_agent import RLlibAgent, quiet_deprecations
@@ -76,10 +75,12 @@ from ..runs import (
     read_best,
     read_eval,
     rllib_checkpoints,
+    run_provenance,
     save_folder_checkpoint,
     trim_eval,
 )
 from ..runs.layout import CURVE_FILE, LEAGUE_FILE
+from ..threads import torch_threads, update_threads
 from .config import RLlibTrainConfig
 from .env import make_env, register
 from .league import (
@@ -118,16 +119,27 @@ def train_league(config: RLlibTrainConfig, run: Path, stop: Stop, resume: bool,
     of `ray_address`; None: a local Ray for this run); return the learner steps reached.
     SIGINT or SIGTERM (`stop`) saves a checkpoint at the last finished iteration and raises
     `TrainingInterrupted`."""
-    threads = torch.get_num_threads()
     # the learner's networks are small: a second thread only fights the env runners for the
     # cores (on a loaded 2-core machine an update took 25 times longer with 2 threads than 1)
-    torch.set_num_threads(1)
-    try:
-        with connect(ray_address), quiet_deprecations():
-            register()
-            return Trainer(config, run, stop, resume).run()
-    finally:
-        torch.set_num_threads(threads)
+    with torch_threads(update_threads(config.threads)), connect(ray_address), \
+            quiet_deprecations():
+        register()
+        return Trainer(config, run, stop, resume).run()
+
+
+def trained_facts(config: RLlibTrainConfig, run: Path) -> dict[str, Any]:
+    """How an RLlib run's policy was trained, for its huerta_policy.json: the method, the
+    command line that repeats it, seed, the learner's torch threads and where it came from
+    (`run_provenance`: commit and libraries)."""
+    name = f"{config.game}-solo" if config.players == 1 else config.game
+    flags = f" --steps {config.steps} --envs {config.envs} --env-runners {config.env_runners}"
+    if config.threads is not None:
+        flags += f" --threads {config.threads}"
+    return {"method": "rllib",
+            "command": f"huerta train {name} --backend rllib --seed {config.seed}{flags} "
+                       f"--out {config.out}",
+            "seed": config.seed, "threads": update_threads(config.threads),
+            **run_provenance(run)}
 
 
 def finish(config: RLlibTrainConfig, run: Path, steps: int, seconds: float) -> str:
@@ -161,10 +173,12 @@ class Trainer:
         self.evaluated = -1  # the step count of the last evaluation
 
     def policy_info(self, steps: int) -> dict[str, Any]:
-        spec = get_game(self.config.game)
-        return {"format": 1, "game": spec.name, "players": self.config.players,
+        config = self.config
+        spec = get_game(config.game)
+        return {"format": 1, "game": spec.name, "players": config.players,
                 "observation_size": spec.observation_size, "num_actions": spec.num_actions,
-                "steps": steps, "module": MAIN, "net_arch": list(self.config.net_arch)}
+                "steps": steps, "module": MAIN, "net_arch": list(config.net_arch),
+                "trained": trained_facts(config, self.folder)}
 
     def run(self) -> int:
         config, run = self.config, self.folder

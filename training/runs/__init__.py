@@ -9,6 +9,7 @@
     checkpoints.py  a run's checkpoints: where, which to resume from, how many kept
     stop.py         the stop-signal context (SIGINT, SIGTERM) and `TrainingInterrupted`
     claim.py        claiming a folder for a new run (--force) and resuming the one in it
+    provenance.py   the source commit and libraries of each session, for the models' `about`
 
 The modules import only each other (and `huerta.envs.core`), never the rest of
 `huerta.training`; this package re-exports their public names.
@@ -47,6 +48,13 @@ from .files import (
     write_json,
 )
 from .layout import local_run_evidence, rllib_checkpoints, rllib_run_evidence
+from .provenance import (
+    library_versions,
+    read_sessions,
+    record_session,
+    run_provenance,
+    source_commit,
+)
 from .safe_read import (
     NotRegularFile,
     is_regular,
@@ -68,10 +76,11 @@ __all__ = [
     "AUTO_CHECKPOINTS_KEPT", "START_AFRESH", "EvaluationInterrupted", "NotRegularFile", "Stop",
     "TrainingInterrupted", "append_eval", "best_candidates", "best_key", "check_resume_or_force",
     "checked_float", "checked_int", "checkpoint_steps", "claim_run", "clear_run", "copy_atomic",
-    "ignore_sigint", "imitated", "is_int", "is_regular", "local_run_evidence", "open_regular",
-    "parse_eval_rows", "rates_of", "read_best", "read_eval", "read_eval_rows",
-    "read_json_safely", "read_regular", "read_text_safely", "refuse", "replace_folder",
-    "resume_candidates", "resumed_config", "rllib_checkpoints", "rllib_run_evidence",
+    "ignore_sigint", "imitated", "is_int", "is_regular", "library_versions",
+    "local_run_evidence", "open_regular", "parse_eval_rows", "rates_of", "read_best",
+    "read_eval", "read_eval_rows", "read_json_safely", "read_regular", "read_sessions",
+    "read_text_safely", "record_session", "refuse", "replace_folder", "resume_candidates",
+    "resumed_config", "rllib_checkpoints", "rllib_run_evidence", "run_provenance",
     "save_atomically", "save_checkpoint", "save_folder_checkpoint", "signals_caught",
-    "temporary_path", "trim_eval", "write_atomic", "write_json",
+    "source_commit", "temporary_path", "trim_eval", "write_atomic", "write_json",
 ]

@@ -16,17 +16,18 @@ EVAL_FILE = "eval.csv"  # the evaluation log (eval_log.py)
 MODEL_FILE = "best_policy.npz"  # the exported best model: numpy arrays and JSON, no pickle
 CURVE_FILE = "learning_curve.png"  # the evaluations drawn over training
 CHECKPOINTS = "checkpoints"  # the folder of a run's checkpoints
+PROVENANCE_FILE = "provenance.json"  # each session's source commit and libraries (provenance.py)
 
 # what a local run (PPO, afterstate, cem) may hold: the files and folders --force removes, and
 # the glob in each folder that shows a run is there
 LOCAL_RUN_FILES = (CONFIG_FILE, EVAL_FILE, "best_model.zip", "final_model.zip", MODEL_FILE,
-                   CURVE_FILE, "imitation.json", "afterstate.json", "cem.jsonl")
+                   CURVE_FILE, "imitation.json", "afterstate.json", "cem.jsonl", PROVENANCE_FILE)
 LOCAL_RUN_FOLDERS = (CHECKPOINTS, "pool", "tb", "imitation", "afterstate", "values")
 LOCAL_RUN_GLOBS = ((CHECKPOINTS, "*.zip"), ("pool", "*.zip"), ("imitation", "chunk_*.npz"),
                    ("afterstate", "chunk_*.npz"), ("values", "*.npz"))
 
 # what an RLlib run may hold (its checkpoints are folders, complete once LEAGUE_FILE is in them)
-RLLIB_RUN_FILES = (CONFIG_FILE, EVAL_FILE, "metrics.jsonl", CURVE_FILE)
+RLLIB_RUN_FILES = (CONFIG_FILE, EVAL_FILE, "metrics.jsonl", CURVE_FILE, PROVENANCE_FILE)
 RLLIB_POLICY_FOLDERS = ("best_policy", "final_policy")
 RLLIB_RUN_FOLDERS = (CHECKPOINTS, "tb", *RLLIB_POLICY_FOLDERS)
 LEAGUE_FILE = "league.json"
