@@ -87,10 +87,10 @@ MEASUREMENTS = (
                 "user's policy benchmarked, then the leaderboard of both",
                 BENCHMARK_EXAMPLES, lambda folder, outputs: {}, (
                     *measurements.agents_of("finca", ["heuristic", "random"]),
-                    Code("mymodule:my_policy (finca)", "finca",
-                         modules=("huerta.training.evaluation.benchmark",
-                                  "huerta.training.evaluation.leaderboard"),
-                         files=("training/evaluation/ladder.json",))),
+                    Code("the benchmark's games, counts, ladder and leaderboard (finca)", "finca",
+                         modules=measurements.PLAYS,
+                         files=(*measurements.BENCHMARK_FILES, measurements.LADDER_FILE,
+                                "training/evaluation/leaderboard.py"))),
                 files=(("mymodule.py", MY_POLICY),), keep_output=True),
 )
 
