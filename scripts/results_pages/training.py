@@ -114,17 +114,17 @@ def solo_verdict(records: Records) -> str:
     same = a["seed"] == b["seed"] and a["games"] == b["games"]
     deals = f"the same {a['games']:,} deals" if same else "their deals"
     if a["low"] > b["high"]:
-        verdict = ("the intervals separate: the learned constants win more deals than the "
-                   "heuristic's, a gain shown")
+        verdict = ("the intervals separate, so the learned constants' gain over the heuristic "
+                   "is shown")
     elif b["low"] > a["high"]:
         verdict = ("the intervals separate the other way: the heuristic's constants win more "
                    "deals than the learned ones")
     else:
         verdict = ("the intervals overlap, so on these deals the learned constants' gain over "
                    "the heuristic is **not shown**")
-    return (f"On {deals}, the learned constants won {pct(a['win_rate'])} "
+    return (f"On {deals} the learned constants won {pct(a['win_rate'])} "
             f"{interval(a['low'], a['high'])} and the heuristic {pct(b['win_rate'])} "
-            f"{interval(b['low'], b['high'])}: {verdict}.")
+            f"{interval(b['low'], b['high'])}; {verdict}.")
 
 
 def balance_rows(record: Record) -> list[list[str]]:
