@@ -5,9 +5,10 @@ heuristic, rated by `huerta benchmark`'s default (adaptive) protocol and by the 
 
 For every game (2 players) and both agents, the adaptive benchmark is timed (wall seconds and
 the CPU seconds of this process and its workers), then the full protocol (`--full`, 200 games
-against each rung) is played against the rungs it can afford (`--full-rungs`, default random
-and the heuristic: a first-legal policy drags a game against the search rung to 35-50 s), and
-the table says whether the adaptive rating lies inside the full protocol's 95% interval.
+against each rung) is played against every rung the adaptive run played and those of
+`--full-rungs` (default random and the heuristic; the search rung only where the adaptive run
+needed it: a first-legal policy drags a game against it to 35-50 s), and the table says whether
+the adaptive rating lies inside the full protocol's 95% interval.
 """
 
 from __future__ import annotations
@@ -45,7 +46,8 @@ def measure(game: str, agent: Any, workers: int, full_rungs: list[str]) -> dict[
     wall, cpu = time.monotonic(), cpu_seconds()
     adaptive = benchmark(game, agent, players=2, workers=workers)
     wall, cpu = time.monotonic() - wall, cpu_seconds() - cpu
-    rungs = [r for r in ladder(game, 2) if r.code in full_rungs]
+    played = {r.code for r in adaptive.rungs if r.games}
+    rungs = [r for r in ladder(game, 2) if r.code in full_rungs or r.code in played]
     full = benchmark(game, agent, players=2, workers=workers, full=True, rungs=rungs)
     return {
         "game": game, "agent": adaptive.agent.code, "version": adaptive.agent.version,

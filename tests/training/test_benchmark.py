@@ -290,12 +290,15 @@ def test_rungs_pick_part_of_the_ladder_and_unknown_ones_are_named(tmp_path, caps
     assert "wizard is not a rung" in err and "has: random, heuristic" in err
 
 
-def test_the_shipped_ladder_has_a_search_rung_above_the_heuristic(monkeypatch):
-    """The search rung was measured for every game's 2-player ladder (scripts/
-    reference_ladder.py) and beat the heuristic there; $HUERTA_LADDER swaps the file."""
+def test_the_shipped_ladder_has_learned_and_search_rungs_above_the_heuristic(monkeypatch):
+    """The learned and search rungs were measured for every game's 2-player ladder (scripts/
+    reference_ladder.py) against the heuristic, the search rung measurably above it;
+    $HUERTA_LADDER swaps the file."""
     monkeypatch.delenv("HUERTA_LADDER")
     for game in game_names():
         rungs = ladder(game, 2)
-        assert [r.code for r in rungs] == ["random", "heuristic", "search"]
-        heuristic, search = rungs[1], rungs[2]
+        assert [r.code for r in rungs] == ["random", "heuristic", "learned", "search"]
+        heuristic, learned, search = rungs[1:]
         assert search.low > heuristic.rating  # measurably above the rung below
+        assert learned.games and learned.rating > heuristic.rating
+    assert [r.code for r in ladder("alpujarras", 1)] == ["random", "heuristic", "learned"]

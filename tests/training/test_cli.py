@@ -112,7 +112,7 @@ def test_the_main_job_trains_each_game_with_its_method_and_rates_it_on_the_ladde
         assert (run_folder / "best_policy.npz").exists()
         result = json.loads((run_folder / "benchmark.json").read_text())
         assert result["agent"]["code"] == f"learned:{run_folder}" and result["games"] > 0
-        table = out[out.index(f"{game}, 2 players: trained here"):]
+        table = out[out.index(f"{game}, 2 players: learned:{run_folder} beside"):]
         rows = [line.split()[0] for line in table.splitlines()[3:6]]
         assert set(rows) == {"random", "heuristic", "trained"}  # the rungs and the agent
         assert "this benchmark (placed)" in table and "the ladder: 0 by definition" in table

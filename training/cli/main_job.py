@@ -14,7 +14,7 @@ from ..limits import MAX_RECORDED_GAMES, MAX_STEPS
 from .arguments import SEED, WORKERS, float_range, int_range
 
 PLAYERS = 2
-MAIN_PRECISION = 150.0  # Elo: the main job's benchmark stops at a 95% interval of ±150
+MAIN_PRECISION = 200.0  # Elo: the main job's benchmark stops at a 95% interval of ±200
 VALUE_GAMES = 20  # afterstate: heuristic games recorded (a real run records 2,000)
 PPO_STEPS = 8_192  # PPO: learner steps (a real run takes 600,000)
 IMITATION_GAMES = 20  # PPO: heuristic games imitated first (a real run imitates 2,000)
@@ -99,6 +99,6 @@ def run_main_job(args: argparse.Namespace) -> int:
         result = benchmark(game, trained, players=PLAYERS, workers=args.workers, progress=True,
                            precision=args.precision)
         write_json(result, run / "benchmark.json")
-        print(format_ladder_standing(result, f"trained here ({config.method})"))
+        print(format_ladder_standing(result, f"trained ({config.method})"))
         print(flush=True)
     return 0

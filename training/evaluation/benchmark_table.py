@@ -172,7 +172,7 @@ def format_ladder_standing(result: BenchmarkResult, label: str) -> str:
     from .ladder import ladder
 
     title = (f"{game_label(result.game, result.players)}, {result.players} players: "
-             f"{label} ({result.agent.code}) on the ladder")
+             f"{result.agent.code} beside the ladder's rungs")
     rows: list[tuple[str, float, str, str, str]] = []
     for rung in ladder(result.game, result.players):
         interval = (f"[{rung.low:7.1f}, {rung.high:7.1f}]" if rung.games else "")
