@@ -142,10 +142,10 @@ def solo_rows(record: Record) -> list[list[str]]:
 def ladder_rows(record: Record) -> list[list[str]]:
     rows = []
     for r in record["figures"]["rungs"]:
+        if r["code"] == "random" and r["players"] > 1:
+            continue  # 0 by definition at every count
         if r["players"] == 1:
             figure, low_high = pct(r["win_rate"]), interval(r["low"], r["high"])
-        elif r["rating"] == 0.0 and r["code"] == "random":
-            figure, low_high = "0 (by definition)", "-"
         else:
             figure, low_high = number(r["rating"], 0), interval(r["low"], r["high"], 1, 0)
         rung_commit = f"`{r['commit'][:7]}`" if r.get("commit") else "no commit recorded"
@@ -224,8 +224,9 @@ PARTS = (
     "The reference ratings of `huerta benchmark`'s fixed scale (Elo points, random = 0), "
     "shipped in `training/evaluation/ladder.json` and measured by "
     "`scripts/reference_ladder.py`; the page reads them from that file "
-    "(`python scripts/results.py agents --only ladder`). The solo game has no rating: its rungs "
-    "are win rates against Zara over the published deals.",
+    "(`python scripts/results.py agents --only ladder`). Random is 0 at every player count, by "
+    "definition. The solo game has no rating: its rungs are win rates against Zara over the "
+    "published deals.",
     Table((("game", "the game"), ("players", "seats at the table"),
            ("rung", "the rung's agent code"),
            ("rating", "its reference rating in Elo points (the solo game: its win rate)"),

@@ -112,7 +112,7 @@ def ladder(folder: Path, outputs: list[str]) -> Figures:
     from huerta.training.evaluation.ladder import LADDER_FILE, load_ladder_file
 
     data = load_ladder_file(LADDER_FILE)
-    rungs, versions, commands = [], {}, []
+    rungs, versions = [], {}
     for game, counts in data["ladders"].items():
         for players, entries in counts.items():
             for code, entry in entries.items():
@@ -121,11 +121,14 @@ def ladder(folder: Path, outputs: list[str]) -> Figures:
                                   "rating", "low", "high", "games", "wins", "win_rate",
                                   "opponents", "date", "commit", "command")}})
                 versions[ladder_rung_name(game, int(players), code)] = entry.get("version")
-                if entry.get("command"):
-                    commands.append(f"python {entry['command']}")
-    if not commands:  # a ladder file from before the rungs recorded their commands
-        commands = [f"python {line.partition(': ')[2]}" for line in data.get("made_by", [])]
-    return {"rungs": rungs, "versions": versions, "commands": list(dict.fromkeys(commands))}
+    # the commands of the file's last measuring day (`made_by`: "DATE: command"), which measured
+    # the rungs of that day; each rung keeps its own command too
+    made_by = [line.partition(": ") for line in data.get("made_by", [])]
+    last = max((day for day, _, _ in made_by), default=None)
+    commands = [f"python {command}" for day, _, command in made_by if day == last]
+    return {"rungs": rungs, "versions": versions,
+            "commands": commands or sorted({f"python {r['command']}" for r in rungs
+                                             if r.get("command")})}
 
 
 def ladder_rung_name(game: str, players: int, code: str) -> str:
