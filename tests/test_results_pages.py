@@ -20,7 +20,12 @@ sys.path.insert(0, str(ROOT / "scripts"))
 from results_pages import BLOCKS, PAGES, parsers  # noqa: E402
 from results_pages.model import Code, Measurement, Page, Table  # noqa: E402
 from results_pages.provenance import REQUIRED, load_records  # noqa: E402
-from results_pages.render import page_markdown, rendered_file, replace_blocks  # noqa: E402
+from results_pages.render import (  # noqa: E402
+    page_markdown,
+    rendered_file,
+    replace_blocks,
+    shown_output,
+)
 from results_pages.runner import measure  # noqa: E402
 from results_pages.stale import UNRECORDED, changes, mark, unmarked  # noqa: E402
 
@@ -170,3 +175,10 @@ def test_a_tournament_summary_becomes_figures(tmp_path):
                                                   "stats": stats}))
     figures = parsers.tournament(tmp_path, [])
     assert figures["agents"]["heuristic"]["wins"] == 7.5 and figures["players"] == 2
+
+
+def test_an_example_shows_the_output_without_progress_bars_or_temporary_files():
+    output = ("\nbenchmark finca heuristic: 0it [00:00, ?it/s]\n"
+              "benchmark finca heuristic: 8it [00:00, 11.57it/s, rating 492 ±603]\n"
+              "agent       rating\nheuristic    903.1\nwritten: out.json\n")
+    assert shown_output(output) == "agent       rating\nheuristic    903.1"

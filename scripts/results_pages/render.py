@@ -116,9 +116,21 @@ def provenance(page: Page, measurement_id: str, record: Record | None) -> str:
     return text
 
 
+# a line of a progress bar (tqdm's "12it [00:01, 15.9it/s, ...]"), which an example leaves out
+PROGRESS = re.compile(r"\d+it \[[\d:]+(?:<[\d:?]+)?, ")
+
+
+def shown_output(output: str) -> str:
+    """A command's output as an example shows it: without its progress bars and the lines
+    naming the files it wrote into the measurement's temporary folder."""
+    lines = [line for line in output.splitlines()
+             if not PROGRESS.search(line) and not line.startswith("written: ")]
+    return "\n".join(lines).strip("\n")
+
+
 def output_block(record: Record, index: int = 0) -> str:
     """A command's printed output, kept by the record, as a code block."""
-    return "```\n" + record["outputs"][index] + "\n```"
+    return "```\n" + shown_output(record["outputs"][index]) + "\n```"
 
 
 def block_markers(name: str) -> tuple[str, str]:

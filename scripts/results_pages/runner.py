@@ -88,12 +88,5 @@ def measure(measurement: Measurement, echo: Callable[[str], None] = print,
         "figures": figures,
     }
     if measurement.keep_output:
-        record["outputs"] = [_shown(o) for o in outputs]
+        record["outputs"] = [output.strip("\n") for output in outputs]
     return record
-
-
-def _shown(output: str) -> str:
-    """A command's output as an example shows it: without the lines naming the files it wrote
-    into the measurement's temporary folder."""
-    return "\n".join(line for line in output.splitlines()
-                     if not line.startswith("written: ")).strip("\n")
