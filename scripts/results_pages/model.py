@@ -55,10 +55,16 @@ class Code:
         return self.label
 
     def version(self) -> str:
-        from huerta.agents.versions import play_version
+        """The digest of the modules with their imports, and of the scripts and files by their
+        names and bytes (not their paths: two checkouts of one commit agree), the huerta
+        modules the scripts import followed too."""
+        from huerta.agents.versions import play_sources, play_version
 
-        return play_version(self.modules, self.game, files=[ROOT / f for f in self.files],
-                            scripts=[ROOT / s for s in self.scripts])
+        scripts = [(ROOT / s).resolve() for s in self.scripts]
+        imported = [name for name, path in play_sources(self.modules, self.game, scripts)
+                    if path not in scripts]
+        return play_version(imported, self.game,
+                            files=[*(ROOT / f for f in self.files), *scripts])
 
 
 Measured = Agent | Code
