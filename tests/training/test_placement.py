@@ -13,6 +13,7 @@ from huerta.training.evaluation import benchmark as benchmark_module
 from huerta.training.evaluation.benchmark import BenchmarkInterrupted, benchmark
 from huerta.training.evaluation.ladder import Rung
 from huerta.training.evaluation.placement import (
+    FAR_RUNG,
     MIN_END_GAMES,
     STAGE_DEALS,
     Estimate,
@@ -71,6 +72,19 @@ def test_a_used_up_rung_gives_way_and_the_end_says_the_interval_stayed_wide():
         stages.append(stage)
     assert stages == [(0, 0, 4), (0, 4, 2), (1, 0, 4), (1, 4, 2)]  # the last stage is partial
     assert "every rung's 12 games played" in plan.stopped and "±500" in plan.stopped
+
+
+def test_a_rung_far_outside_the_interval_is_never_played_even_when_the_near_ones_are_used_up():
+    # beats random, never the heuristic: the interval sits between them; the rungs 400+ Elo
+    # above it (learned, search) would only add certain losses, slow ones
+    plan = Placement([0.0, 1000.0, 1207.0, 1300.0], max_deals=6, players=2)
+    between = Estimate(540.0, 450.0, 630.0)
+    stages = [plan.next_stage(None)]
+    while (stage := plan.next_stage(between)) is not None:
+        stages.append(stage)
+    assert {rung for rung, _, _ in stages} == {0, 1} and plan.deals[2:] == [0, 0]
+    assert plan.stopped.startswith(f"the rungs within {FAR_RUNG:.0f} Elo of the interval")
+    assert "±90" in plan.stopped
 
 
 def test_a_bad_precision_is_refused():

@@ -14,8 +14,13 @@ in stages of `STAGE_DEALS` deals, each deal once from every seat, against one ru
 3. otherwise the next stage goes to the rung whose games say most about the rating: the one
    whose reference rating is nearest the current estimate (a game's information, p(1 - p), is
    largest at even odds), the lower (cheaper) on a tie, the next nearest once a rung's share is
-   used up. A rung far above or below is so never played: 20 straight losses to random place
-   a policy without one slow game against the search rung.
+   used up, but never one more than `FAR_RUNG` Elo outside the interval (except the end rung
+   an interval lies beyond, which decides "off the ladder"): there the result is
+   all but certain (p(1 - p) under 0.09) and a game against the search rung costs seconds.
+   When only such rungs have games left the benchmark stops with the interval it has. A rung
+   far above or below is so never played: 20 straight losses to random place a policy without
+   one slow game against the search rung, and a policy that beats random but never the
+   heuristic is not sent on to the rungs above the heuristic.
 
 Decisions read finished stages only, so which games are played, and the rating, depend neither
 on the number of workers nor on the order games end; a rerun with a database walks the same
@@ -34,6 +39,7 @@ DEFAULT_PRECISION = 75.0  # Elo points: the 95% interval's half-width that place
 SOLO_PRECISION = 0.05  # the solo game: the win rate's 95% interval half-width
 STAGE_DEALS = 4  # deals per stage (each from every seat)
 MIN_END_GAMES = 64  # games against the lowest or highest rung before calling an agent off it
+FAR_RUNG = 400.0  # Elo points outside the interval beyond which a rung's games say too little
 
 
 @dataclass(frozen=True)
@@ -84,8 +90,15 @@ class Placement:
                 return None
         rung = self._nearest(estimate)
         if rung is None:
-            self.stopped = (f"every rung's {self.max_deals * self.players} games played; the "
-                            f"interval is ±{_width(estimate)}, wider than ±{self.precision:g}")
+            if any(d < self.max_deals for d in self.deals):
+                self.stopped = (f"the rungs within {FAR_RUNG:.0f} Elo of the interval have "
+                                f"played their {self.max_deals * self.players} games each; the "
+                                f"interval is ±{_width(estimate)}, wider than "
+                                f"±{self.precision:g} (the others are too far to narrow it)")
+            else:
+                self.stopped = (f"every rung's {self.max_deals * self.players} games played; "
+                                f"the interval is ±{_width(estimate)}, wider than "
+                                f"±{self.precision:g}")
             return None
         first = self.deals[rung]
         count = min(self.stage_deals, self.max_deals - first)
@@ -108,14 +121,26 @@ class Placement:
                     f"{self.ratings[high_rung]:.0f} after {end_games} games against it")
         return None
 
+    def _informative(self, rung: int, estimate: Estimate) -> bool:
+        """Whether a game against `rung` can still move the estimate: the rung lies within
+        `FAR_RUNG` of the interval, or it is the end rung the whole interval lies beyond."""
+        rating = self.ratings[rung]
+        if _outside(rating, estimate) <= FAR_RUNG:
+            return True
+        lowest, highest = min(self.ratings), max(self.ratings)
+        return ((estimate.high < lowest and rating == lowest)
+                or (estimate.low > highest and rating == highest))
+
     def _nearest(self, estimate: Estimate | None) -> int | None:
         """The rung with games left whose rating is nearest the estimate (the lowest first
-        when there is none yet; the lower on a tie)."""
+        when there is none yet; the lower on a tie), among those within `FAR_RUNG` of the
+        interval; None when there is none."""
         open_rungs = [r for r in range(len(self.ratings)) if self.deals[r] < self.max_deals]
+        if estimate is None:
+            return min(open_rungs, key=lambda r: (self.ratings[r], r)) if open_rungs else None
+        open_rungs = [r for r in open_rungs if self._informative(r, estimate)]
         if not open_rungs:
             return None
-        if estimate is None:
-            return min(open_rungs, key=lambda r: (self.ratings[r], r))
         return min(open_rungs,
                    key=lambda r: (abs(self.ratings[r] - estimate.rating), self.ratings[r], r))
 
@@ -134,6 +159,11 @@ def solo_stop(wins: int, deals: int, max_deals: int,
         return (f"placed: the 95% interval of the win rate is ±{100 * (high - low) / 2:.1f} "
                 f"points (target ±{100 * precision:g})")
     return None
+
+
+def _outside(rating: float, estimate: Estimate) -> float:
+    """How far `rating` lies outside the estimate's interval (0 inside it)."""
+    return max(estimate.low - rating, rating - estimate.high, 0.0)
 
 
 def _width(estimate: Estimate | None) -> str:
