@@ -66,7 +66,7 @@ def _solo(records: Records) -> str:
             f"heuristic {pct(b['win_rate'])} {interval(b['low'], b['high'])} of the same "
             f"{a['games']:,} deals: " + ("the gain is shown" if shown else
                                          "the intervals overlap, **the gain is not shown**")
-            + _stale(learned) + _stale(heuristic))
+            + (" (stale)" if learned.get("stale") or heuristic.get("stale") else ""))
 
 
 def _main_job(records: Records) -> str:

@@ -4,9 +4,9 @@ earlier speed work."""
 
 from __future__ import annotations
 
-from . import parsers
+from . import measurements, parsers
 from .formats import interval, number
-from .model import Code, Measurement, Page, Record, Table
+from .model import Agent, Code, Measurement, Page, Record, Table
 from .render import duration
 
 GAMES = ("finca", "alpujarras", "mi_tierra")
@@ -50,6 +50,26 @@ MEASUREMENTS = (
                 tuple(Code(f"huerta main ({game})", game,
                            modules=("huerta.training.cli.main_job",),
                            files=("training/evaluation/ladder.json",)) for game in GAMES)),
+    measurements.script(
+        "make-run", "scripts/time_make_run.py", "",
+        "`make run` from a fresh clone: the set-up (a fresh virtual environment, CPU torch, "
+        "the project and its train extra; pip's download cache warm) and the main job",
+        measures=tuple(Code(f"make run ({game})", game,
+                            modules=("huerta.training.cli.main_job",),
+                            files=("Makefile", "pyproject.toml",
+                                   "training/evaluation/ladder.json")) for game in GAMES),
+        games=GAMES),
+    measurements.script(
+        "benchmark-cost", "scripts/benchmark_cost.py", "--workers 2",
+        "what `huerta benchmark` costs: a first-legal-action policy and the heuristic rated by "
+        "the default (adaptive) protocol, timed, beside the full protocol's rating",
+        measures=(*(Agent(code, game) for game in GAMES for code in
+                    ("random", "heuristic", "learned", "search")),
+                  *(Code(f"the benchmark's games, counts and ladder ({game})", game,
+                         modules=measurements.PLAYS,
+                         files=(*measurements.BENCHMARK_FILES, measurements.LADDER_FILE))
+                    for game in GAMES)),
+        games=GAMES),
 )
 
 
@@ -83,6 +103,25 @@ def main_rows(record: Record) -> list[list[str]]:
     return [[time if i == 0 else "", g["game"], f"{g['rating']:.0f}",
              interval(g["low"], g["high"], 1, 0), str(g["games"])]
             for i, g in enumerate(record["figures"]["games"])]
+
+
+def make_run_rows(record: Record) -> list[list[str]]:
+    f = record["figures"]
+    return [[duration(f["setup_seconds"]), duration(f["main_job_seconds"]),
+             duration(f["total_seconds"]), str(len(f["setup_printed"])),
+             " ".join(f"{x:.1f}" for x in f["load"])]]
+
+
+def benchmark_cost_rows(record: Record) -> list[list[str]]:
+    rows = []
+    for r in record["figures"]["rows"]:
+        a, f = r["adaptive"], r["full"]
+        agent = "first legal" if r["agent"].endswith("first_legal") else r["agent"]
+        rows.append([r["game"], agent, f"{a['rating']:.0f}", interval(a["low"], a["high"], 1, 0),
+                     str(a["games"]), duration(a["wall_seconds"]), duration(a["cpu_seconds"]),
+                     f"{f['rating']:.0f}", interval(f["low"], f["high"], 1, 0), str(f["games"]),
+                     "yes" if r["covers"] else "**no**", "yes" if r["inside"] else "no"])
+    return rows
 
 
 PARTS = (
@@ -135,6 +174,37 @@ PARTS = (
            ("95% interval", "the rating's profile-likelihood interval"),
            ("games", "benchmark games it took")),
           ("main-job",), main_rows),
+    "## `make run` from a fresh clone",
+    "`python scripts/time_make_run.py` clones the committed code into a temporary folder and "
+    "runs what a new user runs: the set-up of `make run`, then `make run` (the main job). "
+    "pip's download cache was warm (the wheels already fetched once on this machine):",
+    Table((("set-up", "a fresh .venv with CPU torch, the project and its train extra"),
+           ("main job", "`huerta main`, as `make run` runs it"),
+           ("together", "what `make run` costs a new user"),
+           ("printed", "lines the set-up printed besides make's own commands (warnings of our "
+                       "packaging would show here)"),
+           ("load", "the machine's load average (1, 5, 15 minutes) at the end")),
+          ("make-run",), make_run_rows),
+    "## What a benchmark costs",
+    "`scripts/benchmark_cost.py` rates a first-legal-action policy (the degenerate policy of "
+    "issue 38) and the heuristic in every game, 2 players, with `huerta benchmark`'s default "
+    "protocol (stages against the nearest rung until the 95% interval is within ±75 Elo, "
+    "[how many games](../benchmark.md#how-many-games)), timed, then with the full protocol "
+    "(`--full`, 200 games against each rung the adaptive run played, and random and the "
+    "heuristic). An interval of ±75 holds the rating a longer measurement finds 95 times in "
+    "100; the adaptive rating itself lies inside the narrower full interval only when the two "
+    "happen to agree within its width.",
+    Table((("game", "the game, 2 players"), ("agent", "the agent rated"),
+           ("adaptive", "its rating by the default protocol (Elo, random = 0)"),
+           ("95% interval", "that rating's interval"),
+           ("games", "games the default protocol played"),
+           ("wall", "wall time of the default protocol, 2 workers"),
+           ("CPU", "CPU time of the benchmark and its workers"),
+           ("full", "the rating by the full protocol"), ("full interval", "its interval"),
+           ("full games", "games the full protocol played"),
+           ("covers", "the adaptive interval holds the full rating"),
+           ("inside", "the adaptive rating lies in the full interval")),
+          ("benchmark-cost",), benchmark_cost_rows),
 )
 
 HISTORY = '''## History
