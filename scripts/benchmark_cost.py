@@ -8,7 +8,9 @@ the CPU seconds of this process and its workers), then the full protocol (`--ful
 against each rung) is played against every rung the adaptive run played and those of
 `--full-rungs` (default random and the heuristic; the search rung only where the adaptive run
 needed it: a first-legal policy drags a game against it to 35-50 s), and the table says whether
-the adaptive rating lies inside the full protocol's 95% interval.
+the adaptive rating lies inside the full protocol's 95% interval and whether the full rating lies
+inside the adaptive interval (what an interval promises: to hold the rating that many more games
+would find).
 """
 
 from __future__ import annotations
@@ -58,13 +60,15 @@ def measure(game: str, agent: Any, workers: int, full_rungs: list[str]) -> dict[
         "full": {"rating": full.rating, "low": full.low, "high": full.high,
                  "games": full.games, "rungs": [r.code for r in rungs]},
         "inside": full.low <= adaptive.rating <= full.high,
+        "covers": adaptive.low <= full.rating <= adaptive.high,
     }
 
 
 def table(rows: list[dict[str, Any]]) -> str:
     """The rows as text, with a legend."""
     lines = [f"{'game':<11} {'agent':<12} {'adaptive':>8} {'95% interval':>18} {'games':>6} "
-             f"{'wall s':>7} {'cpu s':>7} {'full':>8} {'95% interval':>18} {'games':>6} inside"]
+             f"{'wall s':>7} {'cpu s':>7} {'full':>8} {'95% interval':>18} {'games':>6} "
+             "inside covers"]
     lines.append("-" * len(lines[0]))
     for r in rows:
         a, f = r["adaptive"], r["full"]
@@ -72,11 +76,13 @@ def table(rows: list[dict[str, Any]]) -> str:
             f"{r['game']:<11} {r['agent'].split(':')[-1]:<12} {a['rating']:8.1f} "
             f"[{a['low']:7.1f}, {a['high']:7.1f}] {a['games']:6d} {a['wall_seconds']:7.1f} "
             f"{a['cpu_seconds']:7.1f} {f['rating']:8.1f} [{f['low']:7.1f}, {f['high']:7.1f}] "
-            f"{f['games']:6d} {'yes' if r['inside'] else 'NO'}")
+            f"{f['games']:6d} {'yes' if r['inside'] else 'NO':>6} "
+            f"{'yes' if r['covers'] else 'NO':>6}")
     lines.append("adaptive: huerta benchmark's default (±75 Elo); wall s / cpu s: its wall time "
                  "and the CPU time of the process and its workers; full: --full against the "
                  "rungs listed in the JSON; inside: the adaptive rating lies in the full "
-                 "protocol's 95% interval")
+                 "protocol's 95% interval; covers: the full protocol's rating lies in the "
+                 "adaptive 95% interval")
     return "\n".join(lines)
 
 
