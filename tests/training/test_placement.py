@@ -83,8 +83,17 @@ def test_a_rung_far_outside_the_interval_is_never_played_even_when_the_near_ones
     while (stage := plan.next_stage(between)) is not None:
         stages.append(stage)
     assert {rung for rung, _, _ in stages} == {0, 1} and plan.deals[2:] == [0, 0]
-    assert plan.stopped.startswith(f"the rungs within {FAR_RUNG:.0f} Elo of the interval")
+    assert plan.stopped.startswith("the rungs near the rating")
+    assert f"within {FAR_RUNG:.0f} Elo of the interval" in plan.stopped
     assert "±90" in plan.stopped
+
+    # the neighbours of the rating are played even when both lie far outside the interval
+    # (games at 90% odds still narrow it); the rung beyond the upper neighbour is not
+    plan = Placement([0.0, 1161.0, 1207.0, 1300.0], max_deals=6, players=2)
+    stages = [plan.next_stage(None)]
+    while (stage := plan.next_stage(between)) is not None:
+        stages.append(stage)
+    assert plan.deals == [6, 6, 0, 0]
 
 
 def test_a_bad_precision_is_refused():

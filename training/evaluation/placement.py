@@ -14,9 +14,10 @@ in stages of `STAGE_DEALS` deals, each deal once from every seat, against one ru
 3. otherwise the next stage goes to the rung whose games say most about the rating: the one
    whose reference rating is nearest the current estimate (a game's information, p(1 - p), is
    largest at even odds), the lower (cheaper) on a tie, the next nearest once a rung's share is
-   used up, but never one more than `FAR_RUNG` Elo outside the interval (except the end rung
-   an interval lies beyond, which decides "off the ladder"): there the result is
-   all but certain (p(1 - p) under 0.09) and a game against the search rung costs seconds.
+   used up, but never one more than `FAR_RUNG` Elo outside the interval unless it is a
+   neighbour of the rating (the nearest rung below or above it on the ladder): beyond the
+   neighbours the result is all but certain (p(1 - p) under 0.09) and a game against the
+   search rung costs seconds.
    When only such rungs have games left the benchmark stops with the interval it has. A rung
    far above or below is so never played: 20 straight losses to random place a policy without
    one slow game against the search rung, and a policy that beats random but never the
@@ -91,7 +92,8 @@ class Placement:
         rung = self._nearest(estimate)
         if rung is None:
             if any(d < self.max_deals for d in self.deals):
-                self.stopped = (f"the rungs within {FAR_RUNG:.0f} Elo of the interval have "
+                self.stopped = (f"the rungs near the rating (its neighbours on the ladder "
+                                f"and those within {FAR_RUNG:.0f} Elo of the interval) have "
                                 f"played their {self.max_deals * self.players} games each; the "
                                 f"interval is ±{_width(estimate)}, wider than "
                                 f"±{self.precision:g} (the others are too far to narrow it)")
@@ -123,13 +125,15 @@ class Placement:
 
     def _informative(self, rung: int, estimate: Estimate) -> bool:
         """Whether a game against `rung` can still move the estimate: the rung lies within
-        `FAR_RUNG` of the interval, or it is the end rung the whole interval lies beyond."""
+        `FAR_RUNG` of the interval, or it is a neighbour of the rating on the ladder (the
+        highest rung at or below it, the lowest at or above it: the nearest games on either
+        side, and the end rung that decides "off the ladder")."""
         rating = self.ratings[rung]
         if _outside(rating, estimate) <= FAR_RUNG:
             return True
-        lowest, highest = min(self.ratings), max(self.ratings)
-        return ((estimate.high < lowest and rating == lowest)
-                or (estimate.low > highest and rating == highest))
+        below = [r for r in self.ratings if r <= estimate.rating]
+        above = [r for r in self.ratings if r >= estimate.rating]
+        return (bool(below) and rating == max(below)) or (bool(above) and rating == min(above))
 
     def _nearest(self, estimate: Estimate | None) -> int | None:
         """The rung with games left whose rating is nearest the estimate (the lowest first
