@@ -15,6 +15,7 @@ in those, and why the games were lost.
 from __future__ import annotations
 
 import argparse
+import json
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -95,6 +96,7 @@ def main(argv: list[str] | None = None) -> None:
                         "the default variant only")
     parser.add_argument("--default-only", action="store_true",
                         help="only the default variant (3 double turns, plain sides)")
+    parser.add_argument("--json", metavar="PATH", help="also write the rows as JSON")
     args = parser.parse_args(argv)
     from huerta.agents.registry import check_agent_code
 
@@ -105,6 +107,7 @@ def main(argv: list[str] | None = None) -> None:
               f"{'all 10':>7} {'margin':>6}  losses")
     print(header)
     print("-" * len(header))
+    rows = []
     for label, options in VARIANTS[:1] if args.default_only else VARIANTS:
         for agent_code in args.agents:
             if agent_code == "random" and options:
@@ -116,6 +119,16 @@ def main(argv: list[str] | None = None) -> None:
             print(f"{label:34} {agent_code:10} {100 * t.wins / t.games:6.1f} "
                   f"[{100 * low:5.1f}, {100 * high:5.1f}] {t.duties / t.games:6.2f} "
                   f"{100 * t.complete / t.games:6.1f}% {margin:>6}  {losses}", flush=True)
+            rows.append({"variant": label, "options": options, "agent": agent_code,
+                         "games": t.games, "wins": t.wins, "low": low, "high": high,
+                         "duties": t.duties / t.games, "complete": t.complete,
+                         "margin": t.margin / t.complete if t.complete else None,
+                         "losses": dict(t.losses.most_common())})
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as f:
+            json.dump({"games": args.games, "seeds": [0, args.games - 1], "rows": rows}, f,
+                      indent=2)
+        print(f"written: {args.json}")
 
 
 if __name__ == "__main__":

@@ -12,6 +12,7 @@ search ran on average. Run it on an otherwise idle machine: the budget is wall-c
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
 
@@ -58,17 +59,24 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=4, help="games per game (default 4)")
     parser.add_argument("--code", default="search", help="the agent code (default search)")
     parser.add_argument("--game", nargs="+", default=list(GAMES))
+    parser.add_argument("--json", metavar="PATH", help="also write the rows as JSON")
     args = parser.parse_args(argv)
     header = f"{'game':<11} {'searched':>8} {'mean s':>7} {'95% s':>7} {'max s':>7} {'sims':>6}"
     print(header)
     print("-" * len(header))
+    rows = []
     for game in args.game:
         t = time_game(game, args.code, args.games)
+        rows.append({"game": game, **t})
         print(f"{game:<11} {t['decisions']:8d} {t['mean']:7.3f} {t['p95']:7.3f} "
               f"{t['max']:7.3f} {t['simulations']:6.1f}", flush=True)
     print("searched: decisions that ran a search (the first of a turn with a choice); mean, "
           "95% and max s: seconds per such decision, the heuristic's own choice included; "
           "sims: simulations per search")
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as f:
+            json.dump({"code": args.code, "games": args.games, "rows": rows}, f, indent=2)
+        print(f"written: {args.json}")
     return 0
 
 

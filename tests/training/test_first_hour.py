@@ -7,6 +7,7 @@ import datetime
 import fnmatch
 import importlib.util
 import io
+import json
 import warnings
 from pathlib import Path
 from unittest import mock
@@ -123,6 +124,26 @@ def test_bench_prints_each_row_as_it_finishes(capsys, monkeypatch):
     assert "finca" in seen[1] and "engine" in seen[1]
     assert "env()" in seen[2] and "1.00" in seen[2]  # the ratio to connect four's row
     assert "x c4:" in capsys.readouterr().out  # the legend comes last
+
+
+def test_bench_writes_its_rows_as_json(capsys, monkeypatch, tmp_path):
+    """--json keeps every row's figures, the seconds per row and the cores: what the results
+    pages read (scripts/results.py)."""
+    rows = [fake_row("connect_four_v3", "env()"), fake_row("finca", "engine")]
+
+    def fake(games, players, seconds, memory, on_row):
+        for row in rows:
+            on_row(row)
+        return rows
+
+    monkeypatch.setattr(bench_module, "benchmark", fake)
+    assert main(["bench", "--game", "finca", "--seconds", "0.1", "--json",
+                 str(tmp_path / "bench.json")]) == 0
+    data = json.loads((tmp_path / "bench.json").read_text())
+    assert data["mode"] == "env" and data["seconds"] == 0.1 and data["cores"] >= 1
+    assert [(r["name"], r["mode"], r["steps_per_s"]) for r in data["rows"]] == [
+        ("connect_four_v3", "env()", 1000.0), ("finca", "engine", 1000.0)]
+    assert "written:" in capsys.readouterr().out
 
 
 def test_benchmark_hands_over_every_row_in_order():

@@ -4,13 +4,17 @@
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import sys
+from dataclasses import asdict
+from pathlib import Path
 from typing import Any
 
 from huerta.envs.core.errors import InvalidConfigError
 from huerta.envs.core.registry import game_choices
 
-from .arguments import float_range, seat_count
+from .arguments import check_output_file, float_range, seat_count
 
 
 def add_bench(sub: Any) -> None:
@@ -36,6 +40,9 @@ def add_bench(sub: Any) -> None:
                        help="measure the training loop instead: learner steps/s of `huerta "
                        "train`'s defaults and the shares of its time (env, opponents, network), "
                        "beside the env's random-play steps/s (2 players unless --players)")
+    bench.add_argument("--json", metavar="PATH",
+                       help="also write the rows as JSON (each row's figures, the seconds per "
+                       "row and this machine's cores)")
     bench.set_defaults(func=run_bench)
 
 
@@ -57,11 +64,14 @@ def run_bench(args: argparse.Namespace) -> int:
                     + "; ".join(f"{g}: {', '.join(map(str, c))}" for g, c in counts.items())
                     + ")"
                 )
+    if args.json:
+        check_output_file(args.json, "--json")
     if args.games_deprecated:  # checked first: a refused command prints one line
         print("huerta bench: --games is deprecated (it lists games here but counts games in "
               "demo, tournament and main); use --game", file=sys.stderr)
     if args.train:
-        return _bench_training(games, args.players, 30.0 if args.seconds is None else args.seconds)
+        return _bench_training(games, args.players, 30.0 if args.seconds is None else args.seconds,
+                               args.json)
     args.seconds = 3.0 if args.seconds is None else args.seconds
     print(f"random legal play, {args.seconds:g} s per row; 'x c4' = env() steps/s over "
           "connect_four_v3's in this run; each row is printed as it finishes")
@@ -73,15 +83,19 @@ def run_bench(args: argparse.Namespace) -> int:
             base.append(row.steps_per_s)
         print(format_row(row, base[0] if base else None), flush=True)
 
-    benchmark(
+    rows = benchmark(
         games=tuple(games), players=tuple(args.players) if args.players else None,
         seconds=args.seconds, memory=not args.no_memory, on_row=show,
     )
     print(TABLE_LEGEND)
+    if args.json:
+        rows_json = [{**asdict(row), "steps_per_s": row.steps_per_s} for row in rows]
+        print(f"written: {_write_rows(args.json, 'env', args.seconds, rows_json)}")
     return 0
 
 
-def _bench_training(games: list[str], players: list[int] | None, seconds: float) -> int:
+def _bench_training(games: list[str], players: list[int] | None, seconds: float,
+                    json_path: str | None = None) -> int:
     """`huerta bench --train`: the training loop's speed per game (training/train_bench.py)."""
     from ..train_bench import (
         TRAIN_HEADER,
@@ -99,7 +113,20 @@ def _bench_training(games: list[str], players: list[int] | None, seconds: float)
           "game; each row is printed as it finishes")
     print(TRAIN_HEADER)
     print("-" * len(TRAIN_HEADER), flush=True)
-    benchmark_training(rows, seconds,
-                       on_row=lambda row: print(format_train_row(row), flush=True))
+    results = benchmark_training(rows, seconds,
+                                 on_row=lambda row: print(format_train_row(row), flush=True))
     print(TRAIN_LEGEND)
+    if json_path:
+        rows_json = [{**asdict(row), "steps_per_s": row.steps_per_s} for row in results]
+        print(f"written: {_write_rows(json_path, 'train', seconds, rows_json)}")
     return 0
+
+
+def _write_rows(path: str, mode: str, seconds: float, rows: list[dict[str, Any]]) -> str:
+    """Write a bench run's rows as JSON (atomically): the mode (`env` or `train`), the seconds
+    per row, this machine's cores and the rows."""
+    from ..runs import write_atomic
+
+    write_atomic(Path(path), json.dumps({"mode": mode, "seconds": seconds,
+                                         "cores": os.cpu_count(), "rows": rows}, indent=2) + "\n")
+    return path

@@ -1,0 +1,184 @@
+"""The results pages are generated, not edited (issue 38): every figure in docs/results/*.json
+records how it was measured (commands, commit, cores, date, wall seconds, the versions of the
+code it measures), each page's markdown and every block the README and docs pages embed is what
+`scripts/results.py --render` writes from the JSON, and every figure measured on other code than
+today's is marked stale on its page. Nothing is measured here: versions are digests of the code,
+computed in a moment."""
+
+from __future__ import annotations
+
+import json
+import sys
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "scripts"))
+
+from results_pages import BLOCKS, PAGES, parsers  # noqa: E402
+from results_pages.model import Code, Measurement, Page, Table  # noqa: E402
+from results_pages.provenance import REQUIRED, load_records  # noqa: E402
+from results_pages.render import (  # noqa: E402
+    page_markdown,
+    rendered_file,
+    replace_blocks,
+    shown_output,
+)
+from results_pages.runner import measure  # noqa: E402
+from results_pages.stale import UNRECORDED, changes, mark, unmarked  # noqa: E402
+
+ALL_RECORDS = {name: load_records(page) for name, page in PAGES.items()}
+
+
+@pytest.fixture(params=list(PAGES), ids=str)
+def page(request) -> Page:
+    return PAGES[request.param]
+
+
+def test_every_page_has_a_record_for_every_measurement(page):
+    records = ALL_RECORDS[page.name]
+    assert page.json_path.is_file(), f"no {page.json_path.relative_to(ROOT)}"
+    missing = [m.id for m in page.measurements if m.id not in records]
+    assert not missing, (f"docs/results/{page.name}.json has no record of {', '.join(missing)}: "
+                         f"python scripts/results.py {page.name} --only {' '.join(missing)}")
+
+
+def test_every_record_says_how_it_was_measured(page):
+    for measurement_id, record in ALL_RECORDS[page.name].items():
+        where = f"docs/results/{page.name}.json: {measurement_id}"
+        assert set(REQUIRED) <= set(record), f"{where} lacks {set(REQUIRED) - set(record)}"
+        assert record["commands"] and all(isinstance(c, str) and c for c in record["commands"])
+        assert record["commit"], where
+        assert isinstance(record["cores"], int) and record["cores"] >= 1, where
+        datetime.fromisoformat(record["date"])  # a date, or a time, in ISO 8601
+        assert record["wall_s"] is None or record["wall_s"] >= 0, where
+        assert record["versions"] and all(isinstance(v, str) and v
+                                          for v in record["versions"].values()), where
+        assert record["figures"] or measurement_id == "benchmark-examples", where
+
+
+def test_the_page_is_what_its_json_renders(page):
+    expected = page_markdown(page, ALL_RECORDS[page.name])
+    assert page.markdown_path.read_text(encoding="utf-8") == expected, (
+        f"docs/results/{page.name}.md is not what its JSON renders: figures come from "
+        f"measurements, text from scripts/results_pages/{page.name}.py; after editing either, "
+        f"run python scripts/results.py {page.name} --render")
+
+
+@pytest.mark.parametrize("file", sorted({block.file for block in BLOCKS}))
+def test_every_embedded_block_is_what_the_json_renders(file):
+    blocks = [block for block in BLOCKS if block.file == file]
+    assert (ROOT / file).read_text(encoding="utf-8") == rendered_file(file, blocks, ALL_RECORDS), (
+        f"{file}'s results blocks ({', '.join(b.name for b in blocks)}) are not what the "
+        "results JSON renders: run python scripts/results.py all --render")
+
+
+def test_every_figure_measured_on_other_code_is_marked_stale(page):
+    problems = unmarked(page, ALL_RECORDS[page.name])
+    assert not problems, "\n".join(problems)
+
+
+def test_the_readme_shows_the_solo_comparison_as_the_records_say():
+    """The README's solo claim says whether the learned constants' gain is shown, from the
+    intervals themselves."""
+    training = ALL_RECORDS["training"]
+    learned, heuristic = training["solo-learned"]["figures"], training["solo-heuristic"]["figures"]
+    assert learned["games"] == heuristic["games"] >= 1000 and learned["seed"] == heuristic["seed"]
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    shown = learned["low"] > heuristic["high"]
+    assert ("the gain is shown" in readme) == shown
+    assert ("the gain is not shown" in readme) == (not shown)
+
+
+# --- the machinery, on a page of its own -------------------------------------------------------
+def _fake_page(tmp_path: Path) -> tuple[Page, Path]:
+    """A page of one measurement: a Python one-liner that prints a figure, measuring a file of
+    `tmp_path` (so the test can change the code it measures)."""
+    measured = tmp_path / "measured.py"
+    measured.write_text("ANSWER = 42\n")
+    measurement = Measurement(
+        "answer", "the answer, printed", ("python -c \"print('answer', 6 * 7)\"",),
+        lambda folder, outputs: {"answer": int(outputs[0].split()[1])},
+        (Code("the measured file (finca)", "finca", files=(str(measured),)),))
+    table = Table((("answer", "what was printed"),), ("answer",),
+                  lambda record: [[str(record["figures"]["answer"])]])
+    return Page("fake", (measurement,), ("# Fake", table)), measured
+
+
+def test_a_measurement_runs_and_its_record_says_how(tmp_path):
+    page, _ = _fake_page(tmp_path)
+    lines = []
+    record = measure(page.measurements[0], echo=lines.append)
+    assert record["figures"] == {"answer": 42}
+    assert set(REQUIRED) <= set(record) and record["cores"] >= 1 and record["wall_s"] >= 0
+    assert record["versions"] == page.measurements[0].versions()
+    assert any("answer 42" in line for line in lines)  # progress, as it ran
+    text = page_markdown(page, {"answer": record})
+    assert "| 42 |" in text and "answer: what was printed" in text
+    assert " **stale** |" not in text and "**Stale**" not in text
+
+
+def test_a_changed_code_makes_its_figure_stale_until_marked_or_measured_again(tmp_path):
+    page, measured = _fake_page(tmp_path)
+    records = {"answer": measure(page.measurements[0], echo=lambda line: None)}
+    assert unmarked(page, records) == [] and mark(page, records) == []
+    measured.write_text("ANSWER = 43\n")
+    (problem,) = unmarked(page, records)
+    assert "'answer'" in problem and "the measured file (finca)" in problem
+    assert "python scripts/results.py fake --only answer" in problem
+    assert len(mark(page, records)) == 1 and unmarked(page, records) == []
+    text = page_markdown(page, records)
+    assert " **stale** |" in text and "**Stale**" in text and "the measured file (finca)" in text
+    measured.write_text("ANSWER = 42\n")  # the code as measured: the mark goes
+    mark(page, records)
+    assert "stale" not in records["answer"]
+    assert " **stale** |" not in page_markdown(page, records)
+
+
+def test_a_figure_recorded_before_versions_is_stale():
+    page, = [p for p in PAGES.values() if p.name == "speed"]
+    record = {"versions": {name: UNRECORDED
+                           for name in page.measurement("instructions").versions()}}
+    assert len(changes(page.measurement("instructions"), record)) == 3
+
+
+def test_a_missing_block_is_refused():
+    with pytest.raises(ValueError, match="no block"):
+        replace_blocks("no markers here", list(BLOCKS[:1]), ALL_RECORDS)
+
+
+def test_the_parsers_read_the_printed_lines():
+    ppo = ("update 73/73  steps 299008  steps/s 2045  games 1200  win rate 0.8\n"
+           "trained 299008 steps in 146 s (2045 steps/s)\n"
+           "greedy against random: 185/200 won = 92.5% [88.0%, 95.4%]\n"
+           "greedy against heuristic: 18/200 won = 9.0% [5.8%, 13.8%]\n")
+    assert parsers.ppo_masked(Path("."), [ppo]) == {
+        "steps": 299008, "train_seconds": 146, "steps_per_s": 2045,
+        "greedy": {"random": {"wins": 185, "games": 200},
+                   "heuristic": {"wins": 18, "games": 200}}}
+    line = ("mi_tierra 2p engine, 8 games a pass: old 78,115,791, new 77,571,801 instructions a "
+            "pass (-0.70%)")
+    assert parsers.instructions(Path("."), [line])["rows"] == [
+        {"game": "mi_tierra", "players": 2, "mode": "engine", "games": 8, "old": 78115791,
+         "new": 77571801}]
+
+
+def test_a_tournament_summary_becomes_figures(tmp_path):
+    out = tmp_path / parsers.TOURNAMENT_OUT
+    out.mkdir()
+    stats = [{"label": label, "games": 10, "wins": wins, "win_rate": wins / 10, "ci_low": 0.1,
+              "ci_high": 0.9, "mean_score": 50.0, "mean_rank": 1.5}
+             for label, wins in (("heuristic", 7.5), ("random", 2.5))]
+    (out / "summary.json").write_text(json.dumps({"game": "finca", "players": 2,
+                                                  "stats": stats}))
+    figures = parsers.tournament(tmp_path, [])
+    assert figures["agents"]["heuristic"]["wins"] == 7.5 and figures["players"] == 2
+
+
+def test_an_example_shows_the_output_without_progress_bars_or_temporary_files():
+    output = ("\nbenchmark finca heuristic: 0it [00:00, ?it/s]\n"
+              "benchmark finca heuristic: 8it [00:00, 11.57it/s, rating 492 ±603]\n"
+              "agent       rating\nheuristic    903.1\nwritten: out.json\n")
+    assert shown_output(output) == "agent       rating\nheuristic    903.1"
