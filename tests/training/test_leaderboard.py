@@ -31,6 +31,7 @@ from huerta.training.evaluation.leaderboard import (
 from huerta.training.evaluation.standings import MATRIX_LEGEND, SOLO_LEGEND
 
 GAMES = 4  # per rung: 2 deals x 2 seats, against random and the heuristic: 8 games
+# (the fixed protocol, `full`: every rung gets its games, whatever the placement would skip)
 
 pytestmark = pytest.mark.usefixtures("quick_ladder")  # random and heuristic only
 
@@ -60,15 +61,15 @@ def integrity(path) -> str:
 
 def test_a_rerun_adds_no_games(tmp_path):
     db = tmp_path / "board.sqlite"
-    first = benchmark("finca", "random", games=GAMES, db=db)
+    first = benchmark("finca", "random", games=GAMES, db=db, full=True)
     assert (first.played, first.reused) == (2 * GAMES, 0)
     assert counts(db) == (2 * GAMES, 4 * GAMES, 2)  # random and the heuristic
-    again = benchmark("finca", "random", games=GAMES, db=db)
+    again = benchmark("finca", "random", games=GAMES, db=db, full=True)
     assert (again.played, again.reused) == (0, 2 * GAMES)
     assert counts(db) == (2 * GAMES, 4 * GAMES, 2)
     assert again.to_json() | {"played": 0, "reused": 0} == first.to_json() | {"played": 0,
                                                                               "reused": 0}
-    more = benchmark("finca", "random", games=2 * GAMES, db=db)  # two more deals
+    more = benchmark("finca", "random", games=2 * GAMES, db=db, full=True)  # two more deals
     assert (more.played, more.reused) == (2 * GAMES, 2 * GAMES)
     assert counts(db)[0] == 4 * GAMES
 
@@ -122,7 +123,8 @@ def test_a_benchmark_killed_mid_way_leaves_a_consistent_file(tmp_path, monkeypat
     and the same command completes exactly the full set."""
     (tmp_path / "slow_agent.py").write_text(textwrap.dedent(SLOW_AGENT), encoding="utf-8")
     db = tmp_path / "board.sqlite"
-    argv = ["benchmark", "finca", "slow_agent:Slow", "--games", "6", "--db", str(db), "--quiet"]
+    argv = ["benchmark", "finca", "slow_agent:Slow", "--games", "6", "--full", "--db", str(db),
+            "--quiet"]
     env = {**os.environ, "HUERTA_TEST_SLOW": "1"}
     child = subprocess.Popen([sys.executable, "-m", "huerta.training.cli", *argv], cwd=tmp_path,
                              env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
@@ -213,8 +215,8 @@ def test_the_leaderboard_shows_every_agent_so_far(tmp_path, monkeypatch, capsys)
     db = tmp_path / "lb" / "board.sqlite"
     code, out, _ = run(["leaderboard", "finca", "--db", str(db)], capsys)
     assert code == 0 and "no leaderboard at" in out and not db.exists()
-    for argv in (["benchmark", "finca", "random", "--games", "2"],
-                 ["benchmark", "finca", user, "--games", "2"],
+    for argv in (["benchmark", "finca", "random", "--games", "2", "--full"],
+                 ["benchmark", "finca", user, "--games", "2", "--full"],
                  ["tournament", "finca", "--agents", "random,mcts:2", "--games", "2"]):
         code, _, err = run([*argv, "--quiet", "--db", str(db)], capsys)
         assert code == 0, err
