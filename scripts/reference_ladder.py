@@ -6,16 +6,18 @@
         --games 400 --workers 2                                       # add one rung
     .venv/bin/python scripts/reference_ladder.py --game finca --players 2 --rungs search \
         --games 200 --only-below --workers 2                          # against the heuristic only
+    .venv/bin/python scripts/reference_ladder.py --game finca --players 2 --rungs learned \
+        --games 200 --against search --workers 2                      # a rung above search
 
 Random is 0 by definition (for every game and player count). Every other rung is benchmarked
 (`huerta.training.evaluation.benchmark`, the published deals, seats rotated) against random and
-the rung just below it in the ladder, whose ratings are held at their reference values, and its
-fitted rating, 95% interval, game count, opponents, version and date are written into the ladder
-file, which keeps the rungs in ladder order. Rungs are measured in the order given, so
-`--rungs heuristic search` measures search against the heuristic's new rating. In the solo game
-(alpujarras with 1 player) each rung's win rate against Zara on the published deals is kept
-instead. The file is rewritten (atomically) after every rung, so an interrupted run keeps what
-it measured.
+the rung just below it in the ladder (or the rungs `--against` names), whose ratings are held at
+their reference values, and its fitted rating, 95% interval, game count, opponents, version and
+date are written into the ladder file, which keeps the rungs in ladder order. Rungs are
+measured in the order given, so `--rungs heuristic search` measures search against the
+heuristic's new rating. In the solo game (alpujarras with 1 player) each rung's win rate against
+Zara on the published deals is kept instead. The file is rewritten (atomically) after every
+rung, so an interrupted run keeps what it measured.
 """
 
 from __future__ import annotations
@@ -72,11 +74,13 @@ def as_rung(code: str, entry: dict[str, Any]) -> Rung:
 
 
 def remeasure_command(game: str, players: int, code: str, games: int, workers: int,
-                      only_below: bool) -> str:
+                      only_below: bool, against: list[str] | None = None) -> str:
     """The command that measures this one rung again (the ladder test quotes it)."""
     words = ["scripts/reference_ladder.py", "--game", game, "--players", str(players),
              "--rungs", code, "--games", str(games), "--workers", str(workers)]
-    return " ".join(shlex.quote(w) for w in words + (["--only-below"] if only_below else []))
+    words += ["--only-below"] if only_below else []
+    words += ["--against", *against] if against else []
+    return " ".join(shlex.quote(w) for w in words)
 
 
 def git_commit(written: Path = LADDER_FILE) -> str | None:
@@ -96,15 +100,18 @@ def git_commit(written: Path = LADDER_FILE) -> str | None:
 
 
 def measure(game: str, players: int, code: str, entries: dict[str, Any], games: int,
-            workers: int, seed: int, db: str | None, only_below: bool = False) -> dict[str, Any]:
+            workers: int, seed: int, db: str | None, only_below: bool = False,
+            against: list[str] | None = None) -> dict[str, Any]:
     """The ladder entry of rung `code`, measured against random and the rung just below it in
     `entries` (only that rung with `only_below`: a rung that beats random in every game learns
-    nothing from those games, and a search rung's games are dear). The entry records the
-    versions of the rung and of its opponents, the commit and the command that measures it
-    again."""
+    nothing from those games, and a search rung's games are dear), or against the rungs
+    `against` names (a rung that climbs above another is measured against it: games against a
+    rung far below say little). The entry records the versions of the rung and of its
+    opponents, the commit and the command that measures it again."""
     facts = {"version": agent_identity(code, game).version, "date": date.today().isoformat(),
              "commit": git_commit(),
-             "command": remeasure_command(game, players, code, games, workers, only_below)}
+             "command": remeasure_command(game, players, code, games, workers, only_below,
+                                          against)}
     if players == 1:
         result = benchmark(game, code, players=1, games=games, seed=seed, workers=workers,
                            db=db, progress=True, rungs=[], full=True)
@@ -118,6 +125,13 @@ def measure(game: str, players: int, code: str, entries: dict[str, Any], games: 
                  or DEFAULT_RUNGS.index(c) < DEFAULT_RUNGS.index(code)]
     opponents = list(dict.fromkeys([*([] if only_below and below else [BASE_RUNG]),
                                     *below[-1:]]))
+    if against:
+        unknown = [c for c in against if c == code or c not in entries]
+        if unknown:
+            raise SystemExit(f"--against {' '.join(unknown)}: not a measured rung of {game} at "
+                             f"{players} players other than {code} (measured: "
+                             f"{', '.join(c for c in entries if c != code)})")
+        opponents = list(dict.fromkeys(against))
     rungs = [as_rung(c, entries.get(c, {})) for c in opponents]
     result = benchmark(game, code, players=players, games=games, seed=seed, workers=workers,
                        db=db, progress=True, rungs=rungs, full=True)
@@ -145,6 +159,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--db", default=None, help="also store the games in this leaderboard")
     parser.add_argument("--only-below", action="store_true",
                         help="play each rung against the rung just below it only, not random")
+    parser.add_argument("--against", nargs="+", default=None, metavar="RUNG",
+                        help="play each measured rung against these rungs of the ladder instead "
+                        "(e.g. a learned rung above search: --against search)")
     parser.add_argument("--out", type=Path, default=LADDER_FILE)
     args = parser.parse_args(argv)
     known = set(agent_codes())
@@ -173,7 +190,7 @@ def main(argv: list[str] | None = None) -> int:
                 games = args.games if players > 1 else min(args.games, SOLO_DEALS)
                 print(f"{game}, {players} player(s): {code}", flush=True)
                 entries[code] = measure(game, players, code, entries, games, args.workers,
-                                        args.seed, args.db, args.only_below)
+                                        args.seed, args.db, args.only_below, args.against)
                 data["ladders"][game][str(players)] = ordered(entries)
                 data = {**{k: data[k] for k in data if k != "ladders"}, "ladders": data["ladders"]}
                 write_atomic(args.out, json.dumps(data, indent=2) + "\n")
