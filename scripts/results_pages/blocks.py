@@ -4,6 +4,8 @@ records like a page (tests/test_results_pages.py)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from .formats import game_name, interval, number, pct
 from .model import Block, Record, Records
 from .render import duration, output_block, short_commit
@@ -35,71 +37,62 @@ def _rates(records: Records, ids: list[tuple[str, str]], label: str,
     return ", ".join(parts) + f" of {'/'.join(map(str, sorted(games)))} games"
 
 
-def _speed_ratio(records: Records) -> str:
-    record = records.get("env-speed")
-    if record is None:
+def _measured(records: Records, ids: tuple[str, ...], render: Callable[..., str]) -> str:
+    """`render(*records of ids)`, marked stale where any of them is; "not measured yet" where
+    one is missing."""
+    chosen = [records.get(measurement_id) for measurement_id in ids]
+    if any(record is None for record in chosen):
         return "not measured yet"
+    stale = any(record.get("stale") for record in chosen)
+    return render(*chosen) + (" (stale)" if stale else "")
+
+
+def _speed_ratio(record: Record) -> str:
     rows = record["figures"]["rows"]
     c4 = next(r["steps_per_s"] for r in rows if r["name"] == "connect_four_v3")
     ratios = [r["steps_per_s"] / c4 for r in rows
               if r["mode"] == "env()" and r["name"] != "connect_four_v3"]
     return (f"{min(ratios):.1f}-{max(ratios):.1f} times PettingZoo's `connect_four_v3` in "
-            f"`env()` steps per second, in one run{_stale(record)}")
+            f"`env()` steps per second, in one run")
 
 
-def _train_speed(records: Records) -> str:
-    record = records.get("train-speed")
-    if record is None:
-        return "not measured yet"
+def _train_speed(record: Record) -> str:
     rates = [r["steps_per_s"] for r in record["figures"]["rows"]]
     return (f"{min(rates):,.0f}-{max(rates):,.0f} learner steps per second on "
-            f"{record['cores']} cores, every game{_stale(record)}")
+            f"{record['cores']} cores, every game")
 
 
-def _solo(records: Records) -> str:
-    learned, heuristic = records.get("solo-learned"), records.get("solo-heuristic")
-    if learned is None or heuristic is None:
-        return "not measured yet"
+def _solo(learned: Record, heuristic: Record) -> str:
     a, b = learned["figures"], heuristic["figures"]
     shown = a["low"] > b["high"]
     return (f"learned constants {pct(a['win_rate'])} {interval(a['low'], a['high'])}, the "
             f"heuristic {pct(b['win_rate'])} {interval(b['low'], b['high'])} of the same "
             f"{a['games']:,} deals: " + ("the gain is shown" if shown else
-                                         "the intervals overlap, **the gain is not shown**")
-            + (" (stale)" if learned.get("stale") or heuristic.get("stale") else ""))
+                                         "the intervals overlap, **the gain is not shown**"))
 
 
-def _make_run(records: Records) -> str:
-    record = records.get("make-run")
-    if record is None:
-        return "not measured yet"
+def _make_run(record: Record) -> str:
     f = record["figures"]
     return (f"{duration(f['total_seconds'])} on {record['cores']} cores from a fresh clone: "
             f"set-up {duration(f['setup_seconds'])} (pip's cache warm), main job "
-            f"{duration(f['main_job_seconds'])}{_stale(record)}")
+            f"{duration(f['main_job_seconds'])}")
 
 
-def _benchmark_cost(records: Records) -> str:
-    record = records.get("benchmark-cost")
-    if record is None:
-        return "not measured yet"
+def _benchmark_cost(record: Record) -> str:
     rows = record["figures"]["rows"]
     slowest = max(r["adaptive"]["wall_seconds"] for r in rows)
     covered = sum(r["covers"] for r in rows)
     return (f"a first-legal policy and the heuristic rated in every game in at most "
             f"{duration(slowest)} each on {record['cores']} cores; the adaptive interval holds "
-            f"the full protocol's rating in {covered} of {len(rows)}{_stale(record)}")
+            f"the full protocol's rating in {covered} of {len(rows)}")
 
 
-def _ppo(records: Records) -> str:
-    record = records.get("ppo-masked")
-    if record is None:
-        return "not measured yet"
+def _ppo(record: Record) -> str:
     f = record["figures"]
     greedy = ", ".join(f"{pct(g['wins'] / g['games'])} against {name}"
                        for name, g in f["greedy"].items())
     return (f"{number(f['steps_per_s'], 0)} steps per second; greedy {greedy}, of "
-            f"{f['greedy']['random']['games']} games each{_stale(record)}")
+            f"{f['greedy']['random']['games']} games each")
 
 
 def readme_measured(pages: dict[str, Records]) -> str:
@@ -117,18 +110,24 @@ def readme_measured(pages: dict[str, Records]) -> str:
         ("the shipped learned agent against the heuristic",
          _rates(training, [(g, f"learned-heuristic-{g}") for g in GAMES], "learned", True),
          "training", "the-shipped-agents"),
-        ("the solo game against Zara", _solo(training), "training", "the-solo-game"),
+        ("the solo game against Zara",
+         _measured(training, ("solo-learned", "solo-heuristic"), _solo),
+         "training", "the-solo-game"),
         ("ratings on a fixed scale",
          "the ladder's reference ratings (Elo, random = 0) per game and player count",
          "agents", "the-ladder"),
-        ("environment speed", _speed_ratio(speed), "speed", "environment-steps"),
-        ("training speed", _train_speed(speed), "speed", "the-training-loop"),
-        ("`make run` (set-up and the main job)", _make_run(speed), "speed",
-         "make-run-from-a-fresh-clone"),
-        ("what a benchmark costs (default protocol, ±75 Elo)", _benchmark_cost(speed), "speed",
-         "what-a-benchmark-costs"),
+        ("environment speed", _measured(speed, ("env-speed",), _speed_ratio),
+         "speed", "environment-steps"),
+        ("training speed", _measured(speed, ("train-speed",), _train_speed),
+         "speed", "the-training-loop"),
+        ("`make run` (set-up and the main job)", _measured(speed, ("make-run",), _make_run),
+         "speed", "make-run-from-a-fresh-clone"),
+        ("what a benchmark costs (default protocol, ±75 Elo)",
+         _measured(speed, ("benchmark-cost",), _benchmark_cost),
+         "speed", "what-a-benchmark-costs"),
         ("one-file masked PPO on the batched env (Finca, 300,000 steps, against `random`)",
-         _ppo(training), "training", "one-file-masked-ppo-on-the-batched-env"),
+         _measured(training, ("ppo-masked",), _ppo),
+         "training", "one-file-masked-ppo-on-the-batched-env"),
     ]
     lines = ["| what | figure | where |", "|---|---|---|"]
     lines += [f"| {what} | {figure} | [{page}](docs/results/{page}.md#{anchor}) |"
