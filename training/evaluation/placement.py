@@ -91,16 +91,15 @@ class Placement:
                 return None
         rung = self._nearest(estimate)
         if rung is None:
+            games = self.max_deals * self.players
+            wide = f"the interval is ±{_width(estimate)}, wider than ±{self.precision:g}"
             if any(d < self.max_deals for d in self.deals):
-                self.stopped = (f"the rungs near the rating (its neighbours on the ladder "
-                                f"and those within {FAR_RUNG:.0f} Elo of the interval) have "
-                                f"played their {self.max_deals * self.players} games each; the "
-                                f"interval is ±{_width(estimate)}, wider than "
-                                f"±{self.precision:g} (the others are too far to narrow it)")
+                self.stopped = (f"the rungs near the rating (its neighbours on the ladder and "
+                                f"those within {FAR_RUNG:.0f} Elo of the interval) have played "
+                                f"their {games} games each; {wide} (the others are too far to "
+                                f"narrow it)")
             else:
-                self.stopped = (f"every rung's {self.max_deals * self.players} games played; "
-                                f"the interval is ±{_width(estimate)}, wider than "
-                                f"±{self.precision:g}")
+                self.stopped = f"every rung's {games} games played; {wide}"
             return None
         first = self.deals[rung]
         count = min(self.stage_deals, self.max_deals - first)
@@ -137,8 +136,8 @@ class Placement:
 
     def _nearest(self, estimate: Estimate | None) -> int | None:
         """The rung with games left whose rating is nearest the estimate (the lowest first
-        when there is none yet; the lower on a tie), among those within `FAR_RUNG` of the
-        interval; None when there is none."""
+        when there is none yet; the lower on a tie), among those whose games still say
+        something (`_informative`); None when there is none."""
         open_rungs = [r for r in range(len(self.ratings)) if self.deals[r] < self.max_deals]
         if estimate is None:
             return min(open_rungs, key=lambda r: (self.ratings[r], r)) if open_rungs else None
