@@ -257,7 +257,22 @@ class Judge:
         self._find_module()
 
     def __call__(self, states: list[Any]) -> np.ndarray:
-        me, module, scale = self.me, self.module, self.scale
+        """The value of each position for seat `me`, with a tie-break of a millionth drawn
+        from `rng` (what the turn search compares)."""
+        return self.values(states, self.me) + self.rng.random(len(states)) * 1e-6
+
+    def win_chance(self, state: Any, seat: int) -> float:
+        """The chance that `seat` wins from `state`: the logistic of its value, without a
+        tie-break (a finished game: 1, 0.5 for a shared first place, 0; a stalled one: 0).
+        The learned search scores the positions where its simulations stop with it
+        (`huerta.agents.search`, `learned_search`)."""
+        value = float(self.values([state], seat)[0])
+        return 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, value))))
+
+    def values(self, states: list[Any], me: int) -> np.ndarray:
+        """The value of each position for seat `me` (see the class): the network's win logit
+        of an open position, the result of a finished one, `STALLED_VALUE` of a stalled one."""
+        module, scale = self.module, self.scale
         values = np.empty(len(states))
         rows, priors, open_at = [], [], []
         network, stalled = self.network, self.stalled
@@ -278,12 +293,15 @@ class Judge:
             open_at.append(i)
         if rows:
             values[open_at] = network.logits(np.stack(rows), np.asarray(priors))
-        return values + self.rng.random(len(states)) * 1e-6
+        return values
 
 
 class AfterstateAgent(TurnPlanner):
     """Plays the turn whose afterstate its value network rates best (module docstring); the
-    rest of a planned turn is played as planned, like the heuristics' plans (`TurnPlanner`)."""
+    rest of a planned turn is played as planned, like the heuristics' plans (`TurnPlanner`).
+    Like a heuristic it keeps the value of each first action of its last planned decision
+    (`first_values`: the best of the turns that begin with it), so that the search agent can
+    take it as its default policy (`huerta.agents.heuristics.protocol.HeuristicAgent`)."""
 
     name = "afterstate"
     title = "the afterstate agent"
@@ -297,6 +315,7 @@ class AfterstateAgent(TurnPlanner):
         network.check_game(self.game)
         self.network = network
         self.judge = Judge(network, self.game, self.rng)
+        self.first_values: dict[int, float] = {}  # last planned decision: value per first action
 
     def reset(self, seed: int | None = None) -> None:
         super().reset(seed)
@@ -308,4 +327,5 @@ class AfterstateAgent(TurnPlanner):
         search = self.judge.module.afterstate_turn
         if search is None:  # margin_scale refused such a game when the judge was made
             raise InvalidConfigError(f"no afterstate agent for game {self.game!r}")
-        return search(state, view.player, self.judge, self.rng)
+        self.first_values = {}
+        return search(state, view.player, self.judge, self.rng, firsts=self.first_values)

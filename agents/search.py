@@ -18,6 +18,11 @@ heuristic is the best cheap model of an opponent we have. Rollouts of the heuris
 "rollout algorithm" in Bertsekas' sense) improve on the policy they simulate, and a cut-off
 after a few turns, scored by its value function, keeps each simulation to milliseconds. The rest
 of a turn, once its first action is chosen, is played by the heuristic as the simulations did.
+
+Both the default policy and the value of a cut-off position can be replaced (`base`,
+`leaf_value`): the learned search (`huerta.agents.learned_search`) keeps this search and its
+heuristic rollouts, and takes the learned afterstate agent's turn as the default and its
+learned win chance as the score where a simulation stops.
 """
 
 from __future__ import annotations
@@ -39,6 +44,9 @@ from .heuristics.protocol import HeuristicAgent, PositionValue, SearchSettings, 
 from .mcts import resolve_chance
 
 MAX_SECONDS = 0.9  # the cap on one decision; the last simulation may run a little over
+
+# (state, seat) -> the chance that `seat` wins from an open position of a multiplayer game
+LeafValue = Callable[[GameState, int], float]
 
 
 def search_settings(game: str) -> SearchSettings:
@@ -69,6 +77,10 @@ class SearchAgent(Agent):
     the end of the game) and `width` (candidates compared), each by default the game's
     `SEARCH` (declared beside its heuristic); `min_samples` (simulations per candidate in a
     round, default 1).
+    `base` is the default policy (the game's heuristic where None): an agent that plans whole
+    turns and values its first actions (`HeuristicAgent`); its choice is the default and its
+    best-valued other actions the candidates. `leaf_value` scores an open multiplayer position
+    where a simulation stops (the logistic of the heuristic's margin where None).
     The budget is read from `clock` (`time.perf_counter`; a test may substitute its own).
     """
 
@@ -86,6 +98,8 @@ class SearchAgent(Agent):
         min_samples: int = 1,
         margin: float = 1.0,
         width: int | None = None,
+        base: HeuristicAgent | None = None,
+        leaf_value: LeafValue | None = None,
     ) -> None:
         super().__init__(seed)
         settings = search_settings(game)
@@ -111,7 +125,9 @@ class SearchAgent(Agent):
         self.value: PositionValue = heuristic.position_value
         self.solo_value: SoloValue | None = heuristic.solo_value
         self.scale = settings.margin_scale
-        self.base = cast(HeuristicAgent, make_heuristic(game, seed=seed))
+        self.base = base if base is not None else cast(HeuristicAgent,
+                                                         make_heuristic(game, seed=seed))
+        self.leaf_value = leaf_value
         self.last_step = -2  # the game step of this agent's previous decision
         self.last_stats: dict[str, Any] = {}
         self.clock: Callable[[], float] = time.perf_counter
@@ -239,6 +255,8 @@ class SearchAgent(Agent):
             keys = state.ranking_keys()
             best_other = max(k for p, k in enumerate(keys) if p != me)
             return 1.0 if keys[me] > best_other else (0.5 if keys[me] == best_other else 0.0)
+        if self.leaf_value is not None:
+            return self.leaf_value(state, me)
         values = [self.value(state, p) for p in range(state.num_players)]
         margin = values[me] - max(v for p, v in enumerate(values) if p != me)
         return 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, margin / self.scale))))
