@@ -296,6 +296,18 @@ class LearnedAgent(Agent):
         if self.searcher is not None:
             self.searcher.reset(int(self.rng.integers(2**63 - 1)))
 
+    @property
+    def last_stats(self) -> dict[str, Any]:
+        """What the learned search's last decision did (its rounds, simulations and
+        candidates; empty where it searched nothing, or where this agent does not search), as
+        the search agent's `last_stats`: what scripts/search_timing.py reads."""
+        return getattr(self.searcher, "last_stats", {})
+
+    @last_stats.setter
+    def last_stats(self, value: dict[str, Any]) -> None:
+        if self.searcher is not None and hasattr(self.searcher, "last_stats"):
+            self.searcher.last_stats = value
+
     def _load(self, players: int, known: bool = True) -> Any:
         """The model for `players` seats (`known`: the count is the table's, not a guess)."""
         from .afterstate import AfterstateAgent, ValueNetwork
