@@ -298,10 +298,7 @@ class Judge:
 
 class AfterstateAgent(TurnPlanner):
     """Plays the turn whose afterstate its value network rates best (module docstring); the
-    rest of a planned turn is played as planned, like the heuristics' plans (`TurnPlanner`).
-    Like a heuristic it keeps the value of each first action of its last planned decision
-    (`first_values`: the best of the turns that begin with it), so that the search agent can
-    take it as its default policy (`huerta.agents.heuristics.protocol.HeuristicAgent`)."""
+    rest of a planned turn is played as planned, like the heuristics' plans (`TurnPlanner`)."""
 
     name = "afterstate"
     title = "the afterstate agent"
@@ -315,7 +312,6 @@ class AfterstateAgent(TurnPlanner):
         network.check_game(self.game)
         self.network = network
         self.judge = Judge(network, self.game, self.rng)
-        self.first_values: dict[int, float] = {}  # last planned decision: value per first action
 
     def reset(self, seed: int | None = None) -> None:
         super().reset(seed)
@@ -327,5 +323,4 @@ class AfterstateAgent(TurnPlanner):
         search = self.judge.module.afterstate_turn
         if search is None:  # margin_scale refused such a game when the judge was made
             raise InvalidConfigError(f"no afterstate agent for game {self.game!r}")
-        self.first_values = {}
-        return search(state, view.player, self.judge, self.rng, firsts=self.first_values)
+        return search(state, view.player, self.judge, self.rng)

@@ -24,9 +24,8 @@ SoloValue = Callable[[Any], float]
 Stalled = Callable[[Any], bool]
 # (positions) -> a value each: how the afterstate agent rates the ends of the turns it searches
 Judge = Callable[[list[Any]], np.ndarray]
-# (state, seat, judge, rng, firsts=None) -> the actions of the complete turn `judge` rates best;
-# `firsts`, a dict where given, gets the best value of the turns beginning with each first action
-AfterstateTurn = Callable[..., list[int]]
+# (state, seat, judge, rng) -> the actions of the complete turn `judge` rates best
+AfterstateTurn = Callable[[Any, int, Judge, np.random.Generator], list[int]]
 # (state, seat) -> every complete turn open to `seat`: (actions, resulting state)
 CompleteTurns = Callable[..., Iterator[tuple[list[int], Any]]]
 
@@ -68,9 +67,8 @@ class Heuristic(Protocol):
     - `solo_value(state)`: a solo game's log win chance, None for a game without a solo game;
     - `stalled(state)`: whether a position can no longer go on, None where none can stall;
     - `complete_turns(state, seat)`: the complete turns the heuristic chooses among;
-    - `afterstate_turn(state, seat, judge, rng, firsts=None)`: the heuristic's turn search with
-      positions rated by `judge` (the afterstate agent's; `firsts` gets the best value per first
-      action, as the agent's `first_values`), None for a game without one.
+    - `afterstate_turn(state, seat, judge, rng)`: the heuristic's turn search with positions
+      rated by `judge` (the afterstate agent's), None for a game without one.
     """
 
     AGENT: Callable[..., HeuristicAgent]

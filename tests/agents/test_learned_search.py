@@ -126,23 +126,33 @@ def test_cut_off_simulations_are_scored_by_the_networks_win_chance(game):
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_the_afterstate_agents_choice_has_its_top_first_value(game):
-    """The afterstate agent keeps a value per first action (the best turn beginning with it):
-    the turn it plans begins with the best-valued one, so the search's default leads its
-    candidates, and the search's base is that agent."""
+def test_the_default_is_the_afterstate_agents_and_candidates_the_heuristics(game):
+    """With the afterstate base, the search's default is the action the afterstate agent
+    plays (the same seed, the same choice) and the others are ranked by the heuristic's
+    first values at the same decision."""
     value = network(game)
-    agent = AfterstateAgent(seed=3, network=value)
-    assert LearnedSearchAgent(seed=3, network=value).base.__class__ is AfterstateAgent
+    searcher = LearnedSearchAgent(seed=3, network=value)
+    base = searcher.base
+    twin = AfterstateAgent(seed=3, network=value)
+    heuristic = make_heuristic(game, seed=3)
     checked = 0
     for seed in range(8):
         state = _mid_game(game, seed, 4 + seed)
         if state.is_terminal:
             continue
-        legal = np.flatnonzero(state.legal_mask())
-        plan = agent.plan_turn(PlayerView(state, state.current_player), legal)
-        if len(legal) > 1 and plan:
-            assert agent.first_values[plan[0]] == max(agent.first_values.values())
-            assert set(agent.first_values) <= set(legal.tolist())
+        seat = state.current_player
+        obs = {"observation": state.observe(seat), "action_mask": state.legal_mask()}
+        base.reset(seed)
+        twin.reset(seed)
+        heuristic.reset(seed)
+        action = base.decide(obs, PlayerView(state, seat))
+        assert action == twin.decide(obs, PlayerView(state, seat))
+        heuristic.decide(obs, PlayerView(state, seat))
+        assert base.first_values == heuristic.first_values
+        legal = [int(a) for a in np.flatnonzero(obs["action_mask"])]
+        if len(legal) > 2:
+            candidates = searcher._candidates(legal, action)
+            assert candidates[0] == action and len(set(candidates)) == len(candidates)
             checked += 1
     assert checked >= 3
 

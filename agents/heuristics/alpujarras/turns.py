@@ -272,7 +272,7 @@ def spend_turns(
 
 def afterstate_turn(
     state: AlpujarrasState, me: int, judge: Callable[[list[AlpujarrasState]], np.ndarray],
-    rng: np.random.Generator, firsts: dict[int, float] | None = None,
+    rng: np.random.Generator,
 ) -> list[int]:
     """The turn of `me` whose resulting position `judge` (positions -> a value each) rates
     best, searched as `AlpujarrasHeuristic.best_turn` searches (the same turns, the noria spends
@@ -280,8 +280,7 @@ def afterstate_turn(
     agent's search (`huerta.agents.afterstate`). A solo turn is judged by the mean over
     `ROLL_SAMPLES` of Zara's futures (die rolls drawn with `rng`). Returns the plan up to the
     first irrigation that draws a hidden crop token (`until_chance`); empty when there is
-    nothing to choose. `firsts`, where given, is filled with the best value of the turns that
-    begin with each first action (what a search over first actions ranks them by)."""
+    nothing to choose."""
     state = state.clone()
     state.invalidate()
     solo = state.solo
@@ -325,10 +324,6 @@ def afterstate_turn(
             more, more_values = rate(spend_turns(state, turns[k], me, need))
             turns += more
             values = np.concatenate([values, more_values])
-    if firsts is not None:
-        for actions, value in zip(turns, values, strict=True):
-            if actions and value > firsts.get(actions[0], -np.inf):
-                firsts[actions[0]] = float(value)
     return until_chance(state, turns[int(np.argmax(values))])
 
 

@@ -48,22 +48,17 @@ def complete_turns(
 
 def afterstate_turn(
     state: FincaState, me: int, judge: Callable[[list[FincaState]], np.ndarray],
-    rng: np.random.Generator | None = None, firsts: dict[int, float] | None = None,
+    rng: np.random.Generator | None = None,
 ) -> list[int]:
     """The complete turn of `me` whose resulting position `judge` (the positions of every
     complete turn -> a value each) rates best: this module's one-turn search with another
     evaluation (the learned afterstate agent's, `huerta.agents.afterstate`). Finca's turns hold
     no chance once the state is determinized, so `rng` is not needed. Empty when the turn has
-    no action to choose. `firsts`, where given, is filled with the best value of the turns
-    that begin with each first action (what a search over first actions ranks them by)."""
+    no action to choose."""
     turns = list(complete_turns(state, me))
     if not turns:
         return []
     values = judge([result for _, result in turns])
-    if firsts is not None:
-        for (actions, _), value in zip(turns, values, strict=True):
-            if actions and value > firsts.get(actions[0], -np.inf):
-                firsts[actions[0]] = float(value)
     return turns[int(np.argmax(values))][0]
 
 
