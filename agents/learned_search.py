@@ -157,3 +157,17 @@ class LearnedSearchAgent(SearchAgent):
                          base=base,
                          leaf_value=judge.win_chance if config.leaves == "value" else None)
         self.network = network
+
+    def decide(self, observation: dict[str, np.ndarray], view: PlayerView | None = None) -> int:
+        """The search's choice, except in a stalled position (the heuristic module's `stalled`:
+        Finca's locked windmill), where the default is played unsearched: the simulations model
+        the other seats as heuristics, which break a lock at once, so the search would leave it
+        to them (it did: Double move over the Gust of wind), and at a table of learned searchers
+        no one would ever break it."""
+        stalled = self.afterstate.judge.stalled
+        # the lock is public: any state consistent with the view tells (no draw of `rng`)
+        if (view is not None and stalled is not None
+                and stalled(view.determinize(np.random.default_rng(0)))):
+            self.last_step = view.steps
+            return self.base.decide(observation, view)
+        return super().decide(observation, view)
