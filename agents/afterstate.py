@@ -257,7 +257,22 @@ class Judge:
         self._find_module()
 
     def __call__(self, states: list[Any]) -> np.ndarray:
-        me, module, scale = self.me, self.module, self.scale
+        """The value of each position for seat `me`, with a tie-break of a millionth drawn
+        from `rng` (what the turn search compares)."""
+        return self.values(states, self.me) + self.rng.random(len(states)) * 1e-6
+
+    def win_chance(self, state: Any, seat: int) -> float:
+        """The chance that `seat` wins from `state`: the logistic of its value, without a
+        tie-break (a finished game: 1, 0.5 for a shared first place, 0; a stalled one: 0).
+        The learned search scores the positions where its simulations stop with it
+        (`huerta.agents.search`, `learned_search`)."""
+        value = float(self.values([state], seat)[0])
+        return 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, value))))
+
+    def values(self, states: list[Any], me: int) -> np.ndarray:
+        """The value of each position for seat `me` (see the class): the network's win logit
+        of an open position, the result of a finished one, `STALLED_VALUE` of a stalled one."""
+        module, scale = self.module, self.scale
         values = np.empty(len(states))
         rows, priors, open_at = [], [], []
         network, stalled = self.network, self.stalled
@@ -278,7 +293,7 @@ class Judge:
             open_at.append(i)
         if rows:
             values[open_at] = network.logits(np.stack(rows), np.asarray(priors))
-        return values + self.rng.random(len(states)) * 1e-6
+        return values
 
 
 class AfterstateAgent(TurnPlanner):

@@ -265,9 +265,11 @@ class LearnedAgent(Agent):
     `samples`, the best of its likeliest actions after rollouts of the policy itself
     (`learned:search`, `policy_rollouts.py`). A file that holds an afterstate value (what an
     afterstate run trains: the shipped Finca and Alpujarras agents) plays as
-    `huerta.agents.afterstate.AfterstateAgent`, the heuristic's search judged by that value;
-    one that holds learned value constants (the shipped solo agent) plays as the solo heuristic
-    with those constants (`huerta.agents.value_weights`).
+    `huerta.agents.afterstate.AfterstateAgent`, the heuristic's search judged by that value,
+    or, where its `about` holds `search` settings, as the search agent driven by that value
+    (`huerta.agents.learned_search.LearnedSearchAgent`); one that holds learned value
+    constants (the shipped solo agent) plays as the solo heuristic with those constants
+    (`huerta.agents.value_weights`).
 
     With no `path`, the shipped model of `game`: the solo game's own at one seat, else the
     game's 2-player model; the seat count is read from the game view at the first decision
@@ -294,9 +296,22 @@ class LearnedAgent(Agent):
         if self.searcher is not None:
             self.searcher.reset(int(self.rng.integers(2**63 - 1)))
 
+    @property
+    def last_stats(self) -> dict[str, Any]:
+        """What the learned search's last decision did (its rounds, simulations and
+        candidates; empty where it searched nothing, or where this agent does not search), as
+        the search agent's `last_stats`: what scripts/search_timing.py reads."""
+        return getattr(self.searcher, "last_stats", {})
+
+    @last_stats.setter
+    def last_stats(self, value: dict[str, Any]) -> None:
+        if self.searcher is not None and hasattr(self.searcher, "last_stats"):
+            self.searcher.last_stats = value
+
     def _load(self, players: int, known: bool = True) -> Any:
         """The model for `players` seats (`known`: the count is the table's, not a guess)."""
         from .afterstate import AfterstateAgent, ValueNetwork
+        from .learned_search import LearnedSearchAgent, SearchConfig
         from .value_weights import ValueWeights
 
         network = load_model(learned_policy_path(self.game, self.arg, players))
@@ -317,8 +332,13 @@ class LearnedAgent(Agent):
                     f"learned:search plays rollouts of a policy network; the learned agent of "
                     f"{self.game} is an afterstate value, which searches on its own (play it "
                     "as `learned`)")
-            self.searcher = AfterstateAgent(seed=int(self.rng.integers(2**63 - 1)),
-                                            network=network, game=self.game)
+            seed = int(self.rng.integers(2**63 - 1))
+            config = SearchConfig.of(self.game, network.about)
+            if config is None:
+                self.searcher = AfterstateAgent(seed=seed, network=network, game=self.game)
+            else:  # the file says it plays with search (`huerta.agents.learned_search`)
+                self.searcher = LearnedSearchAgent(seed=seed, network=network, game=self.game,
+                                                   config=config)
         return network
 
     def decide(self, observation: dict[str, np.ndarray], view: PlayerView | None = None) -> int:

@@ -163,6 +163,21 @@ def parse(argv: Sequence[str] | None, names: Sequence[str]) -> argparse.Namespac
     return args
 
 
+def install(model: Path, shipped: Path) -> None:
+    """Copy a retrained `model` over the `shipped` file, keeping the learned search settings
+    the shipped file declares (`about["search"]`: how `learned` plays it, chosen by measurement
+    after training, docs/learned-search.md), which a training run does not write."""
+    search = read_about(shipped).get("search")
+    shutil.copyfile(model, shipped)
+    if search is not None:
+        from huerta.agents.afterstate import ValueNetwork, is_value_file
+
+        if is_value_file(shipped):
+            network = ValueNetwork.load(shipped)
+            network.about["search"] = search
+            network.save(shipped)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     shipped = shipped_models()
     args = parse(argv, list(shipped))
@@ -194,7 +209,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(table(comparison_rows(names, args.out, shipped)))
     if args.install:
         for name in names:
-            shutil.copyfile(args.out / f"{name}.npz", shipped[name])
+            install(args.out / f"{name}.npz", shipped[name])
             print(f"installed {args.out / f'{name}.npz'} as {shipped[name]}")
     return 0
 

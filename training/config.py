@@ -75,6 +75,11 @@ class TrainConfig:
     value_games: int = 2000  # heuristic games recorded (the curve's last point)
     value_horizon: int = 6  # turns ahead whose heuristic margin is a position's target
     value_epochs: int = 15
+    # who plays the recorded games: "heuristic", or an agent code such as
+    # "learned:runs/gen0/best_policy.npz": a self-play generation, the value fitted on the games
+    # of the agent it is to improve (one step of policy iteration; its value file plays as that
+    # agent's did, e.g. with its learned search settings)
+    value_player: str = "heuristic"
     # generations of candidates (each evaluated: the curve's points); None: 8 for a new run, on
     # resume the run's own (a resumed run given more goes on to them)
     cem_generations: int | None = None
@@ -165,6 +170,16 @@ class TrainConfig:
             if spec.name not in (GAMES := afterstate_games()):
                 raise InvalidConfigError(f"method=afterstate: no afterstate agent for "
                                          f"{spec.name}; games with one: {', '.join(GAMES)}")
+            if not isinstance(self.value_player, str) or not self.value_player:
+                refuse("value_player", self.value_player,
+                       "an agent code (heuristic, or learned:PATH for a self-play generation)")
+            if self.value_player != "heuristic":
+                from huerta.agents.registry import check_agent_code
+
+                try:
+                    check_agent_code(self.value_player, spec.name, self.players)
+                except InvalidConfigError as exc:
+                    raise InvalidConfigError(f"value_player: {exc}") from None
         if self.method == "cem":
             if (spec.name, self.players) != ("alpujarras", 1):
                 raise InvalidConfigError(

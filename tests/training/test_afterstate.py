@@ -211,8 +211,12 @@ def test_settings_of_the_other_method_are_refused_by_name(tmp_path, capsys):
     assert "--value-games is a setting of --method afterstate" in capsys.readouterr().err
     assert cli_main(["train", "finca", "--backend", "rllib", "--method", "ppo",
                      "--out", out]) == 2
-    assert "--method, --value-games and --generations are settings of --backend sb3" in \
-        capsys.readouterr().err
+    assert "--method, --value-games, --value-player and --generations are settings of " \
+        "--backend sb3" in capsys.readouterr().err
+    assert cli_main(["train", "mi_tierra", "--value-player", "heuristic", "--out", out]) == 2
+    assert "--value-player is a setting of --method afterstate" in capsys.readouterr().err
+    with pytest.raises(InvalidConfigError, match="value_player: unknown agent code"):
+        TrainConfig(game="finca", value_player="nobody").check()
     assert not Path(out).exists()
 
 
@@ -258,3 +262,64 @@ def test_a_pool_wait_ends_on_a_stop_even_when_a_worker_died_with_its_job():
     thread.start()
     assert ready.wait(120), "the wait for a dead worker's result never ended"
     assert got == [None]
+
+
+# --- self-play generations: the value refitted on the learned agent's own games ----------------
+def _generation_zero(path: Path, search: dict | None) -> str:
+    """A small random value file of Finca (declaring `search` settings where given); its agent
+    code."""
+    from huerta.agents.afterstate import HEURISTIC_TERMS, KIND
+
+    rng = np.random.default_rng(0)
+    width = get_game("finca").observation_size + HEURISTIC_TERMS
+    about = {"kind": KIND, "game": "finca", "players": 2,
+             "observation_size": get_game("finca").observation_size}
+    if search is not None:
+        about["search"] = search
+    ValueNetwork([(rng.normal(0, 0.05, (width, 8)), rng.normal(0, 0.05, 8)),
+                  (rng.normal(0, 0.5, (8, 1)), np.zeros(1))], about).save(path)
+    return f"learned:{path}"
+
+
+def test_a_generation_records_the_games_of_the_previous_generation(tmp_path, monkeypatch):
+    """Every seat of every recorded game is the previous generation's agent (made from its
+    code), and the positions are theirs, not the heuristic's games of the same seeds."""
+    import huerta.agents
+
+    code = _generation_zero(tmp_path / "gen0.npz", {"simulations": 2, "width": 2})
+    made: list[str] = []
+    real = huerta.agents.make_agent
+
+    def spy(agent_code, game="finca", seed=None):
+        made.append(agent_code)
+        return real(agent_code, game=game, seed=seed)
+
+    monkeypatch.setattr(huerta.agents, "make_agent", spy)
+    data = record_chunk("finca", 2, 4, {}, 0, 2, player=code)
+    assert made == [code] * 4  # 2 games, 2 seats
+    assert set(np.unique(data.games)) == {0, 1} and len(data) > 0
+    assert not _same(data, record_chunk("finca", 2, 4, {}, 0, 2))  # not the heuristic's games
+    assert _same(data, record_chunk("finca", 2, 4, {}, 0, 2, player=code))  # reproducible
+
+
+def test_a_tiny_generation_trains_saves_reloads_and_plays_as_its_parent(tmp_path):
+    """A generation's value keeps its parent's learned search settings and says whose games
+    it was fitted on; `learned` plays it as the learned search, legal games."""
+    from huerta.agents.learned import LearnedAgent
+    from huerta.agents.learned_search import LearnedSearchAgent
+
+    search = {"simulations": 2, "width": 2, "horizon": 1}
+    code = _generation_zero(tmp_path / "gen0.npz", search)
+    out = tmp_path / "gen1"
+    run = train(TrainConfig(game="finca", seed=3, out=str(out), value_player=code,
+                            **{**TINY, "value_games": 4}))
+    assert [r["steps"] for r in read_eval(run)] == [1, 2, 4]
+    value = ValueNetwork.load(run / "best_policy.npz")
+    assert value.about["search"] == search
+    assert value.about["trained"]["value_player"] == code
+    assert value.about["trained"]["command"] == (
+        f"huerta train finca --seed 3 --value-games 4 --value-player {code} --out {out}")
+    agent = LearnedAgent(seed=0, game="finca", path=str(run / "best_policy.npz"), players=2)
+    assert isinstance(agent.searcher, LearnedSearchAgent)
+    _, state = play_game("finca", [agent, make_agent("heuristic", game="finca", seed=1)], seed=2)
+    assert state.is_terminal

@@ -149,3 +149,20 @@ def test_make_reproduce_models_builds_the_locked_environment_torch_first():
         "pip install --quiet -r requirements/lock.txt", "pip install --quiet --no-deps -e .",
         "scripts/reproduce_models.py --game finca")]
     assert steps == sorted(steps)
+
+
+def test_install_keeps_the_learned_search_settings_the_shipped_file_declares(tmp_path):
+    """A retrained value (a run writes no `search` settings) installed over a shipped file that
+    plays as the learned search keeps playing so: its weights, the shipped settings."""
+    from huerta.agents.afterstate import ValueNetwork
+
+    shipped, retrained = tmp_path / "finca.npz", tmp_path / "retrained.npz"
+    original = ValueNetwork.load(MODELS / "finca.npz")
+    original.save(shipped)
+    about = {k: v for k, v in original.about.items() if k != "search"}
+    layers = [(w * 0.5, b) for w, b in zip(original.weights, original.biases, strict=True)]
+    ValueNetwork(layers, about).save(retrained)
+    _script().install(retrained, shipped)
+    installed = ValueNetwork.load(shipped)
+    assert installed.about.get("search") == original.about.get("search")
+    np.testing.assert_array_equal(installed.weights[0], ValueNetwork.load(retrained).weights[0])

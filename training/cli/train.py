@@ -54,6 +54,11 @@ def add_train(sub: Any) -> None:
                        metavar="N",
                        help="with --method afterstate: heuristic games recorded (default "
                        "2,000; fitted and evaluated at a quarter, a half and all of them)")
+    train.add_argument("--value-player", default=None, metavar="CODE",
+                       help="with --method afterstate: who plays the recorded games (default "
+                       "heuristic); learned:PATH makes a self-play generation, a value fitted "
+                       "on the games of the learned agent in PATH, which plays as that agent "
+                       "did (with its learned search settings, where its file has them)")
     train.add_argument("--generations", dest="cem_generations", type=int_range(1, MAX_GENERATIONS),
                        default=None, metavar="N", help="with --method cem: generations of "
                        "candidate constants (default 8, each evaluated on 100 deals)")
@@ -87,9 +92,10 @@ def run_train(args: argparse.Namespace) -> int:
             raise InvalidConfigError("--imitation-games is a setting of --backend sb3 (the "
                                      "RLlib backend starts from random weights)")
         if args.method is not None or args.value_games is not None \
-                or args.cem_generations is not None:
-            raise InvalidConfigError("--method, --value-games and --generations are settings "
-                                     "of --backend sb3 (the RLlib backend trains PPO)")
+                or args.value_player is not None or args.cem_generations is not None:
+            raise InvalidConfigError("--method, --value-games, --value-player and --generations "
+                                     "are settings of --backend sb3 (the RLlib backend trains "
+                                     "PPO)")
         return _train_rllib(args)
     if args.ray_address is not None or args.env_runners is not None:
         raise InvalidConfigError("--ray-address and --env-runners need --backend rllib")
@@ -100,7 +106,7 @@ def run_train(args: argparse.Namespace) -> int:
     resolve_game(args.game, args.players)  # alpujarras-solo --players 2 is refused
     config = TrainConfig(**_train_settings(args, TrainConfig.from_file, f"runs/{args.game}",
                                            extra=("imitation_games", "method", "value_games",
-                                                  "cem_generations")))
+                                                  "value_player", "cem_generations")))
     if not args.resume:
         config.check()  # the method: the one given, else the game's
         ppo_only = [flag for flag, value in (("--steps", args.steps), ("--envs", args.envs),
@@ -116,6 +122,8 @@ def run_train(args: argparse.Namespace) -> int:
                 "--method cem here (generations of the value's constants: --generations)")
         if config.method != "afterstate" and args.value_games is not None:
             raise InvalidConfigError("--value-games is a setting of --method afterstate")
+        if config.method != "afterstate" and args.value_player is not None:
+            raise InvalidConfigError("--value-player is a setting of --method afterstate")
         if config.method != "cem" and args.cem_generations is not None:
             raise InvalidConfigError("--generations is a setting of --method cem (the "
                                      "Alpujarras solo game)")

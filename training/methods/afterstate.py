@@ -131,9 +131,11 @@ def _boundary(state: Any) -> tuple[int, int]:
 
 
 def record_chunk(game: str, players: int, seed: int, options: dict[str, Any], chunk: int,
-                 games: int) -> Afterstates:
-    """Games `chunk * CHUNK_GAMES ...` (`games` of them) of the heuristic at every seat, every
-    turn boundary recorded from every seat's point of view."""
+                 games: int, player: str = "heuristic") -> Afterstates:
+    """Games `chunk * CHUNK_GAMES ...` (`games` of them) of `player` (the heuristic, or any
+    agent code: a self-play generation records the learned agent it is to improve) at every
+    seat, every turn boundary recorded from every seat's point of view."""
+    from huerta.agents import make_agent
     from huerta.agents.heuristics import heuristic_module, make_heuristic
     from huerta.envs.core.policies import policy_action
     from huerta.envs.core.registry import get_game
@@ -147,6 +149,8 @@ def record_chunk(game: str, players: int, seed: int, options: dict[str, Any], ch
         index = chunk * CHUNK_GAMES + g
         state = spec.new_game(players, seed=int(rng.integers(2**63 - 1)), **options)
         agents = [make_heuristic(game, seed=int(rng.integers(2**63 - 1)))
+                  if player == "heuristic"
+                  else make_agent(player, game=game, seed=int(rng.integers(2**63 - 1)))
                   for _ in range(players)]
         observations, terms, priors, seats, turns = [], [], [], [], []
         last = _boundary(state)
@@ -188,13 +192,32 @@ def _empty(size: int) -> Afterstates:
 def record(folder: Path, game: str, players: int, games: int, seed: int,
            options: dict[str, Any] | None = None, workers: int | None = None,
            progress: bool = False,
-           should_stop: Callable[[], bool] = lambda: False) -> Afterstates | None:
-    """The heuristic's `games` games as afterstates, from the chunks in `folder` and those
-    played now; None when `should_stop()` turned true first (what was finished stays)."""
-    play = partial(record_chunk, game, players, seed, options or {})
+           should_stop: Callable[[], bool] = lambda: False,
+           player: str = "heuristic") -> Afterstates | None:
+    """`player`'s `games` games (the heuristic's by default) as afterstates, from the chunks in
+    `folder` and those played now; None when `should_stop()` turned true first (what was
+    finished stays)."""
+    play = partial(record_chunk, game, players, seed, options or {}, player=player)
     return record_chunks(folder, games, play, Afterstates, workers=workers,
-                         progress="afterstate: heuristic games" if progress else "",
+                         progress=f"afterstate: {player} games" if progress else "",
                          should_stop=should_stop)
+
+
+def player_search(game: str, players: int, player: str) -> dict[str, Any] | None:
+    """The learned search settings (`about["search"]`) of the value file `player` plays, where
+    `player` is `learned[:PATH]` holding an afterstate value that declares them, else None: a
+    self-play generation's value plays as the agent whose games it was fitted on."""
+    from huerta.agents.learned import learned_policy_path, load_model
+    from huerta.agents.registry import split_code
+
+    name, arg = split_code(player)
+    if name != "learned":
+        return None
+    model = load_model(learned_policy_path(game, arg, players))
+    if not isinstance(model, ValueNetwork):
+        return None
+    search = model.about.get("search")
+    return dict(search) if isinstance(search, dict) else None
 
 
 def targets(data: Afterstates, horizon: int) -> np.ndarray:
@@ -349,14 +372,22 @@ def _evaluate_part(path: str, game: str, players: int, opponent: str, seed: int,
     """Wins (a shared victory counts 1/k) of the afterstate agent in `path` over `games` (game
     indices: seats rotate, seeds fixed by index)."""
     from huerta.agents import make_agent
+    from huerta.agents.learned_search import LearnedSearchAgent, SearchConfig
 
     from ..evaluation.matches import play_game
 
     network = ValueNetwork.load(path)
+    search = SearchConfig.of(game, network.about)  # a file that plays with search plays so
+
+    def agent(s: int) -> Any:
+        if search is None:
+            return AfterstateAgent(seed=s, network=network, game=game)
+        return LearnedSearchAgent(seed=s, network=network, game=game, config=search)
+
     wins = 0.0
     for g in games:
         seat = g % players
-        agents = [AfterstateAgent(seed=seed + 31 * g + s, network=network, game=game)
+        agents = [agent(seed + 31 * g + s)
                   if s == seat else make_agent(opponent, game=game, seed=seed + 31 * g + s)
                   for s in range(players)]
         _, state = play_game(game, agents, seed + g, options=options)
@@ -399,13 +430,15 @@ def report_to_json(report: ValueReport) -> str:
 def fit_value(run: Path, game: str, players: int, games: int, horizon: int, epochs: int,
               seed: int, options: dict[str, Any], progress: bool = False,
               should_stop: Callable[[], bool] = lambda: False, threads: int | None = None,
-              ) -> tuple[ValueNetwork, ValueReport] | None:
-    """Record (or read back) the heuristic's games in `run/afterstate`, fit the value (on
-    `fit_threads(threads)` torch threads, recorded in its `about`) and write
-    `run/afterstate.json`; None when stopped first (what was recorded stays)."""
+              player: str = "heuristic") -> tuple[ValueNetwork, ValueReport] | None:
+    """Record (or read back) `player`'s games (the heuristic's by default; else a self-play
+    generation's, whose value keeps the learned search settings of the value `player` plays,
+    `player_search`) in `run/afterstate`, fit the value (on `fit_threads(threads)` torch
+    threads, recorded in its `about`) and write `run/afterstate.json`; None when stopped first
+    (what was recorded stays)."""
     started = time.monotonic()
     data = record(run / "afterstate", game, players, games, seed, options, progress=progress,
-                  should_stop=should_stop)
+                  should_stop=should_stop, player=player)
     if data is None:
         return None
     calibration = {}
@@ -427,6 +460,11 @@ def fit_value(run: Path, game: str, players: int, games: int, horizon: int, epoc
         "horizon": horizon, "epochs": epoch, "held_out_log_loss": round(loss, 4),
         "prior_log_loss": round(prior_loss, 4), **run_provenance(run)})
     network.about.update(calibration)
+    if player != "heuristic":
+        network.about["trained"]["value_player"] = player
+        search = player_search(game, players, player)
+        if search is not None:
+            network.about["search"] = search
     (run / "afterstate.json").write_text(report_to_json(report))
     return network, report
 
@@ -481,7 +519,7 @@ def train_afterstate(config: Any, run: Path, stop: Any) -> tuple[int, float]:
         fitted = fit_value(run, config.game, config.players, games, config.value_horizon,
                            config.value_epochs, config.seed, config.game_options,
                            progress=config.progress, should_stop=should_stop,
-                           threads=config.threads)
+                           threads=config.threads, player=config.value_player)
         if fitted is None:  # the games recorded so far are kept, chunk by chunk
             raise TrainingInterrupted(stop.signum, done_games(run, games), config.value_games,
                                       run / "afterstate", unit="heuristic games")
@@ -527,6 +565,8 @@ def run_facts(run: Path, config: Any) -> dict[str, Any]:
         flags += f" --value-games {config.value_games}"
     if config.threads is not None:
         flags += f" --threads {config.threads}"
+    if config.value_player != "heuristic":
+        flags += f" --value-player {config.value_player}"
     from ..games import default_method
 
     if default_method(config.game, config.players) != "afterstate":
