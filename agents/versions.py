@@ -51,13 +51,13 @@ GAME_PACKAGES = ("huerta.envs.", "huerta.agents.heuristics.")
 
 
 def play_version(modules: Iterable[str], game: str, files: Iterable[Path] = (),
-                 scripts: Iterable[Path] = ()) -> str:
+                 scripts: Iterable[Path] = (), leave_out: Iterable[str] = ()) -> str:
     """The version (first `VERSION_DIGITS` hex digits of a sha256) of an agent of `game` that
     plays with `modules` (importable names) and `scripts` (source files outside the package,
     as a user's policy), their huerta imports followed, and reads `files` (a folder counts
-    with every file inside it)."""
+    with every file inside it); `leave_out` as in `play_sources`."""
     digest = hashlib.sha256()
-    for name, path in play_sources(modules, game, scripts):
+    for name, path in play_sources(modules, game, scripts, leave_out):
         digest.update(f"module {name}\0".encode())
         digest.update(path.read_bytes())
     for file in files:
@@ -65,16 +65,19 @@ def play_version(modules: Iterable[str], game: str, files: Iterable[Path] = (),
     return digest.hexdigest()[:VERSION_DIGITS]
 
 
-def play_sources(modules: Iterable[str], game: str,
-                 scripts: Iterable[Path] = ()) -> list[tuple[str, Path]]:
+def play_sources(modules: Iterable[str], game: str, scripts: Iterable[Path] = (),
+                 leave_out: Iterable[str] = ()) -> list[tuple[str, Path]]:
     """(module name, source file) of every module whose code an agent of `game` playing with
     `modules` and `scripts` runs, by name (a script by its path): the closure of their huerta
     imports, the game's engine and the parts found by the game's name, less what only
-    describes and other games' packages."""
+    describes and other games' packages. `leave_out` names packages neither counted nor
+    followed: code that measures agents leaves out `huerta.agents`, whose agents are
+    versioned one by one."""
     from huerta.envs.core.registry import GAME_MODULES, resolve_game
 
     game = resolve_game(game)[0].name
     other_games = [g for g in GAME_MODULES if g != game]
+    left_out = tuple(leave_out)
     todo = [*modules, GAME_MODULES[game]]
     found: dict[str, Path] = {}
     for script in scripts:
@@ -83,7 +86,8 @@ def play_sources(modules: Iterable[str], game: str,
         todo.extend(_imports(script.stem, script))
     while todo:
         name = todo.pop()
-        if name in found or _left_out(name, other_games):
+        if (name in found or _left_out(name, other_games)
+                or any(name == p or name.startswith(f"{p}.") for p in left_out)):
             continue
         path = _source(name)
         if path is None:

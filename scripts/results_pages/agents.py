@@ -88,7 +88,7 @@ MEASUREMENTS = (
                 BENCHMARK_EXAMPLES, lambda folder, outputs: {}, (
                     *measurements.agents_of("finca", ["heuristic", "random"]),
                     Code("the benchmark's games, counts, ladder and leaderboard (finca)", "finca",
-                         modules=measurements.PLAYS,
+                         modules=measurements.PLAYS, leave_out=measurements.AGENTS,
                          files=(*measurements.BENCHMARK_FILES, measurements.LADDER_FILE,
                                 "training/evaluation/leaderboard.py"))),
                 files=(("mymodule.py", MY_POLICY),), keep_output=True),

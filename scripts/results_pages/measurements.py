@@ -11,6 +11,9 @@ from .model import Agent, Code, Measured, Measurement
 # the files that schedule the deals and seats and count the results; the file and run plumbing
 # those files import moves no figure, so it is left out
 PLAYS = ("huerta.training.evaluation.matches",)
+# the agents a tournament or benchmark plays are measured one by one (`Agent`), so the code of
+# its games and counts leaves them out: a change to one agent stales that agent's figures only
+AGENTS = ("huerta.agents",)
 SCHEDULE = ("training/evaluation/jobs.py", "training/evaluation/ratings.py")
 TOURNAMENT_FILES = (*SCHEDULE, "training/evaluation/tournament.py",
                     "training/evaluation/tournament_result.py")
@@ -42,7 +45,7 @@ def tournament(measurement_id: str, game: str, agents: list[str], games: int, wh
                + (f" --players {players}" if players != 2 else "")
                + f" --workers {workers} --no-db --quiet --out {parsers.TOURNAMENT_OUT}")
     code = Code(f"the tournament's games and counts ({rules_game(game)})", rules_game(game),
-                modules=PLAYS, files=TOURNAMENT_FILES)
+                modules=PLAYS, files=TOURNAMENT_FILES, leave_out=AGENTS)
     return Measurement(measurement_id, what, (command,), parsers.tournament,
                        (*agents_of(game, agents), code), keep_output=keep_output, dear=dear)
 
@@ -58,7 +61,7 @@ def benchmark(measurement_id: str, game: str, agent: str, what: str, options: st
                         "--no-db --quiet", f"--json {parsers.JSON_OUT}"])
     code = Code(f"the benchmark's games and counts ({rules_game(game)})" if not rungs else
                 f"the benchmark's games, counts and ladder ({rules_game(game)})",
-                rules_game(game), modules=PLAYS,
+                rules_game(game), modules=PLAYS, leave_out=AGENTS,
                 files=(*BENCHMARK_FILES, *((LADDER_FILE,) if rungs else ())))
     return Measurement(measurement_id, what, (command,), parsers.benchmark,
                        (*agents_of(game, [agent, *rungs]), code), dear=dear)

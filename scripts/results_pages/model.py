@@ -50,6 +50,7 @@ class Code:
     modules: tuple[str, ...] = ()
     scripts: tuple[str, ...] = ()
     files: tuple[str, ...] = ()
+    leave_out: tuple[str, ...] = ()  # packages neither counted nor followed (`play_sources`)
 
     def name(self) -> str:
         return self.label
@@ -61,10 +62,12 @@ class Code:
         from huerta.agents.versions import play_sources, play_version
 
         scripts = [(ROOT / s).resolve() for s in self.scripts]
-        imported = [name for name, path in play_sources(self.modules, self.game, scripts)
+        imported = [name for name, path in play_sources(self.modules, self.game, scripts,
+                                                        self.leave_out)
                     if path not in scripts]
         return play_version(imported, self.game,
-                            files=[*(ROOT / f for f in self.files), *scripts])
+                            files=[*(ROOT / f for f in self.files), *scripts],
+                            leave_out=self.leave_out)
 
 
 Measured = Agent | Code

@@ -104,3 +104,19 @@ def test_code_defined_outside_python_source_counts_by_its_bytes(tmp_path):
     before = play_version([], "finca", scripts=[page])
     page.write_text(page.read_text() + "edited\n")
     assert play_version([], "finca", scripts=[page]) != before
+
+
+def test_a_left_out_package_is_neither_counted_nor_followed():
+    """The match runner imports every agent (through the registry); code that measures agents
+    one by one leaves `huerta.agents` out, so one agent's change stales only its own figures,
+    while the runner's own modules and the game's engine still count."""
+    everything = _names(["huerta.training.evaluation.matches"], "finca")
+    assert "huerta.agents.learned_search" in everything
+    runner = {name for name, _ in play_sources(["huerta.training.evaluation.matches"], "finca",
+                                                leave_out=["huerta.agents"])}
+    assert not [n for n in runner if n == "huerta.agents" or n.startswith("huerta.agents.")]
+    assert {"huerta.training.evaluation.matches", "huerta.envs.finca.rules",
+            "huerta.envs.core.records"} <= runner
+    assert (play_version(["huerta.training.evaluation.matches"], "finca",
+                         leave_out=["huerta.agents"])
+            != play_version(["huerta.training.evaluation.matches"], "finca"))
