@@ -8,6 +8,7 @@ from __future__ import annotations
 import copy
 import pickle
 import sys
+import types
 
 import gymnasium
 import numpy as np
@@ -20,6 +21,21 @@ from huerta.envs.core.registry import get_game
 from huerta.envs.core.view import PlayerView
 
 DECISIONS = 4  # the agent's own decisions played (a turn planner's plan is copied mid-turn)
+
+
+def standing_clock() -> float:
+    """A clock that never moves (a module function, so agents holding it still pickle)."""
+    return 0.0
+
+
+@pytest.fixture(autouse=True)
+def searches_bound_by_simulations_only(monkeypatch):
+    """The search agents (and the learned search that `learned` plays in Finca and Alpujarras)
+    stop at 0.9 s a decision as well as at their simulations: on a loaded machine the original
+    and a copy could run different numbers of simulations and choose differently. With the
+    clock standing still, a copy that chooses otherwise differs in state, not in speed."""
+    monkeypatch.setattr("huerta.agents.search.time",
+                        types.SimpleNamespace(perf_counter=standing_clock))
 
 
 @pytest.fixture(scope="module")
