@@ -71,6 +71,24 @@ def _solo(learned: Record, heuristic: Record) -> str:
                                          "the intervals overlap, **the gain is not shown**"))
 
 
+def _ladder_tops(record: Record) -> str:
+    """Each game's two top rungs at 2 players with their ratings and 95% intervals: where the
+    learned agent stands against the hand-written search."""
+    parts = []
+    for game in GAMES:
+        rungs = sorted((r for r in record["figures"]["rungs"]
+                        if r["game"] == game and r["players"] == 2 and r["rating"] is not None),
+                       key=lambda r: r["rating"], reverse=True)[:2]
+        if len(rungs) < 2:
+            continue
+        top = ", above ".join(
+            f"`{r['code']}` {r['rating']:.0f}"
+            + (f" [{r['low']:.0f}, {r['high']:.0f}]" if r["low"] is not None else "")
+            for r in rungs)
+        parts.append(f"{game_name(game)} {top}")
+    return "; ".join(parts) + " (Elo, random = 0)"
+
+
 def _make_run(record: Record) -> str:
     f = record["figures"]
     return (f"{duration(f['total_seconds'])} on {record['cores']} cores from a fresh clone: "
@@ -113,9 +131,8 @@ def readme_measured(pages: dict[str, Records]) -> str:
         ("the solo game against Zara",
          _measured(training, ("solo-learned", "solo-heuristic"), _solo),
          "training", "the-solo-game"),
-        ("ratings on a fixed scale",
-         "the ladder's reference ratings (Elo, random = 0) per game and player count",
-         "agents", "the-ladder"),
+        ("the top of each 2-player ladder (every rung and player count on the page)",
+         _measured(agents, ("ladder",), _ladder_tops), "agents", "the-ladder"),
         ("environment speed", _measured(speed, ("env-speed",), _speed_ratio),
          "speed", "environment-steps"),
         ("training speed", _measured(speed, ("train-speed",), _train_speed),

@@ -292,13 +292,22 @@ def test_rungs_pick_part_of_the_ladder_and_unknown_ones_are_named(tmp_path, caps
 
 def test_the_shipped_ladder_has_learned_and_search_rungs_above_the_heuristic(monkeypatch):
     """The learned and search rungs were measured for every game's 2-player ladder (scripts/
-    reference_ladder.py) against the heuristic, the search rung measurably above it;
-    $HUERTA_LADDER swaps the file."""
+    reference_ladder.py), the search rung measurably above the heuristic; where the shipped
+    learned agent plays the learned search (its value file declares search settings) it was
+    measured against the search rung and rated above it, the top rung. $HUERTA_LADDER swaps
+    the file."""
+    from huerta.agents.learned import load_model, shipped_model
+    from huerta.agents.learned_search import SearchConfig
+
     monkeypatch.delenv("HUERTA_LADDER")
     for game in game_names():
-        rungs = ladder(game, 2)
-        assert [r.code for r in rungs] == ["random", "heuristic", "learned", "search"]
-        heuristic, learned, search = rungs[1:]
+        rungs = {r.code: r for r in ladder(game, 2)}
+        assert list(rungs)[:2] == ["random", "heuristic"]
+        assert set(rungs) == {"random", "heuristic", "learned", "search"}
+        heuristic, learned, search = rungs["heuristic"], rungs["learned"], rungs["search"]
         assert search.low > heuristic.rating  # measurably above the rung below
         assert learned.games and learned.rating > heuristic.rating
+        about = getattr(load_model(shipped_model(game, 2)), "about", {})
+        if SearchConfig.of(game, about) is not None:
+            assert learned.low > search.rating, game
     assert [r.code for r in ladder("alpujarras", 1)] == ["random", "heuristic", "learned"]
