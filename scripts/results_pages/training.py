@@ -33,6 +33,11 @@ def training_run(game: str) -> Measurement:
         dear="a training run of 10 to 30 minutes")
 
 
+# the games whose learned agent is measured at tables of search seats: Finca, where the learned
+# search is the top rung and a game takes seconds (in Alpujarras both searches run to their
+# 0.9 s cap, hours for 150 games; Mi Tierra's learned agent is below the search rung)
+SEARCH_TABLE_GAMES = ("finca",)
+
 MEASUREMENTS = (
     *(measurements.tournament(
         f"learned-heuristic-{game}", game, ["learned", "heuristic"], games=400,
@@ -60,6 +65,11 @@ MEASUREMENTS = (
         what=f"the shipped 2-player agent at a table of {n}, {game}",
         dear="" if game == "finca" else "heuristic seats at a big table: 20-60 minutes")
       for game in GAMES for n in (3, 4)),
+    *(measurements.tournament(
+        f"learned-search-table-{game}-{n}p", game, ["learned", *["search"] * (n - 1)],
+        games=150 if n == 3 else 200, players=n,
+        what=f"the shipped 2-player agent at a table of {n} search seats, {game}")
+      for game in SEARCH_TABLE_GAMES for n in (3, 4)),
     Measurement(
         "ppo-masked", "examples/ppo_masked.py: masked PPO on the batched env, Finca against "
         "random, then its greedy policy against random and the heuristic",
@@ -268,6 +278,14 @@ PARTS = (
            ("95% CI", "the Wilson interval of that share, in %"),
            ("fair share", "1 / players: what an equal player wins")),
           tuple(f"learned-table-{g}-{n}p" for g in GAMES for n in (3, 4)), table_rows),
+    "The same at tables of search seats (`search`, the rung below the learned search in Finca):",
+    Table((("game", "the game"), ("players", "seats, the others the search agent"),
+           ("games", "games the learned agent played"),
+           ("learned wins", "its share of games won (games won)"),
+           ("95% CI", "the Wilson interval of that share, in %"),
+           ("fair share", "1 / players: what an equal player wins")),
+          tuple(f"learned-search-table-{g}-{n}p" for g in SEARCH_TABLE_GAMES for n in (3, 4)),
+          table_rows),
     "## One-file masked PPO on the batched env",
     "`examples/ppo_masked.py` (see [batched games](../vector.md)) trains Finca, 2 players, "
     "against `random`, then plays its greedy policy on fresh deals against each opponent, "
