@@ -73,7 +73,8 @@ def _solo(learned: Record, heuristic: Record) -> str:
 
 def _ladder_tops(record: Record) -> str:
     """Each game's two top rungs at 2 players with their ratings and 95% intervals: where the
-    learned agent stands against the hand-written search."""
+    learned agent stands against the hand-written search ("above" only where the intervals
+    separate)."""
     parts = []
     for game in GAMES:
         rungs = sorted((r for r in record["figures"]["rungs"]
@@ -81,11 +82,13 @@ def _ladder_tops(record: Record) -> str:
                        key=lambda r: r["rating"], reverse=True)[:2]
         if len(rungs) < 2:
             continue
-        top = ", above ".join(
-            f"`{r['code']}` {r['rating']:.0f}"
-            + (f" [{r['low']:.0f}, {r['high']:.0f}]" if r["low"] is not None else "")
-            for r in rungs)
-        parts.append(f"{game_name(game)} {top}")
+        first, second = (f"`{r['code']}` {r['rating']:.0f}"
+                         + (f" [{r['low']:.0f}, {r['high']:.0f}]" if r["low"] is not None else "")
+                         for r in rungs)
+        separate = None not in (rungs[0]["low"], rungs[1]["high"]) and (
+            rungs[0]["low"] > rungs[1]["high"])
+        parts.append(f"{game_name(game)} {first}, above {second}" if separate else
+                     f"{game_name(game)} {first}, then {second} (the intervals overlap)")
     return "; ".join(parts) + " (Elo, random = 0)"
 
 
