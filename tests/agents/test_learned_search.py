@@ -10,6 +10,7 @@ import math
 
 import numpy as np
 import pytest
+from search_budget import assert_no_simulation_after_the_budget
 
 from huerta.agents import make_agent
 from huerta.agents.afterstate import HEURISTIC_TERMS, KIND, AfterstateAgent, Judge, ValueNetwork
@@ -63,36 +64,9 @@ def test_no_simulation_starts_after_the_time_budget(game, monkeypatch):
     seconds, cost = 0.03, 0.004
     config = SearchConfig(simulations=100_000, horizon=1, width=4, seconds=seconds)
     agent = LearnedSearchAgent(seed=1, network=network(game), config=config)
-    now = [0.0]
-    agent.clock = lambda: now[0]
-    decisions: list[float] = []
-    starts: list[float] = []
-    act, simulate, plan = agent.act, agent._simulate, agent.afterstate.plan_turn
-
-    def timed_act(observation, view=None):
-        decisions.append(now[0])
-        return act(observation, view)
-
-    def timed_simulate(*args):
-        starts.append(now[0])
-        now[0] += cost
-        return simulate(*args)
-
-    def timed_plan(*args):
-        now[0] += cost  # the default's turn search spends budget too
-        return plan(*args)
-
-    monkeypatch.setattr(agent, "act", timed_act)
-    monkeypatch.setattr(agent, "_simulate", timed_simulate)
-    monkeypatch.setattr(agent.afterstate, "plan_turn", timed_plan)
-    play_game(game, [agent, make_heuristic(game, seed=2)], seed=5, max_steps=120)
-    assert starts, "the search never ran"
-    per_decision: dict[float, int] = {}
-    for start in starts:
-        began = max(d for d in decisions if d <= start)
-        assert start - began < seconds
-        per_decision[began] = per_decision.get(began, 0) + 1
-    assert max(per_decision.values()) <= math.ceil(seconds / cost)
+    # the default's turn search spends budget too
+    assert_no_simulation_after_the_budget(game, agent, seconds, cost, monkeypatch,
+                                          costed=((agent.afterstate, "plan_turn"),))
 
 
 @pytest.mark.parametrize("game", GAMES)

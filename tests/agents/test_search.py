@@ -4,10 +4,9 @@ heuristic is a benchmark claim in the README, not a test."""
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import pytest
+from search_budget import assert_no_simulation_after_the_budget
 
 from huerta.agents import heuristics, make_agent
 from huerta.agents.heuristics import make_heuristic
@@ -78,32 +77,7 @@ def test_no_simulation_starts_after_the_time_budget(game, monkeypatch):
     fake one that moves only while a simulation runs, so the check is exact on any machine."""
     seconds, cost = 0.03, 0.004  # each simulation "takes" 4 ms of the 30 ms budget
     agent = SearchAgent(seed=1, game=game, simulations=100_000, seconds=seconds)
-    now = [0.0]
-    agent.clock = lambda: now[0]
-    decisions: list[float] = []
-    starts: list[float] = []
-    act, simulate = agent.act, agent._simulate
-
-    def timed_act(observation, view=None):
-        decisions.append(now[0])
-        return act(observation, view)
-
-    def timed_simulate(*args):
-        starts.append(now[0])
-        now[0] += cost
-        return simulate(*args)
-
-    monkeypatch.setattr(agent, "act", timed_act)
-    monkeypatch.setattr(agent, "_simulate", timed_simulate)
-    play_game(game, [agent, make_heuristic(game, seed=2)], seed=5, max_steps=120)
-    assert starts, "the search never ran"
-    per_decision: dict[float, int] = {}
-    for start in starts:
-        began = max(d for d in decisions if d <= start)
-        assert start - began < seconds
-        per_decision[began] = per_decision.get(began, 0) + 1
-    # the budget, not the 100,000 simulations asked for, ended every search
-    assert max(per_decision.values()) <= math.ceil(seconds / cost)
+    assert_no_simulation_after_the_budget(game, agent, seconds, cost, monkeypatch)
 
 
 def test_candidates_are_the_default_and_the_heuristics_best_alternatives():
