@@ -113,6 +113,7 @@ def test_a_measurement_runs_and_its_record_says_how(tmp_path):
     record = measure(page.measurements[0], echo=lines.append)
     assert record["figures"] == {"answer": 42}
     assert set(REQUIRED) <= set(record) and record["cores"] >= 1 and record["wall_s"] >= 0
+    assert len(record["command_s"]) == 1 and 0 <= record["command_s"][0] <= record["wall_s"]
     assert record["versions"] == page.measurements[0].versions()
     assert any("answer 42" in line for line in lines)  # progress, as it ran
     text = page_markdown(page, {"answer": record})

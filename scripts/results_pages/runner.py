@@ -1,6 +1,7 @@
 """Run one measurement: its commands as subprocesses in a fresh folder, their output streamed
 as progress, the figures parsed from what they wrote, and the record that keeps them with
-their provenance (commands, commit, cores, load, date, wall seconds, versions)."""
+their provenance (commands, commit, cores, load, date, wall seconds in all and per command,
+versions)."""
 
 from __future__ import annotations
 
@@ -68,10 +69,12 @@ def measure(measurement: Measurement, echo: Callable[[str], None] = print,
         folder = Path(tmp)
         for name, text in measurement.files:
             (folder / name).write_text(text, encoding="utf-8")
-        outputs = []
+        outputs, command_seconds = [], []
         for command in measurement.commands:
             echo(f"  $ {command}")
+            began = time.perf_counter()
             outputs.append(run_command(command, folder, lambda line: echo(f"    {line}")))
+            command_seconds.append(round(time.perf_counter() - began, 1))
         wall = time.perf_counter() - start
         figures = measurement.parse(folder, outputs)
     versions = figures.pop("versions", None) or measurement.versions()
@@ -84,6 +87,7 @@ def measure(measurement: Measurement, echo: Callable[[str], None] = print,
         "load": [load_before, load_average()],
         "date": started,
         "wall_s": round(wall, 1),
+        "command_s": command_seconds,  # each command's own seconds, in order
         "versions": versions,
         "figures": figures,
     }
