@@ -20,11 +20,11 @@ def read_json(folder: Path, name: str = JSON_OUT) -> Any:
     return json.loads((folder / name).read_text(encoding="utf-8"))
 
 
-def tournament(folder: Path, outputs: list[str]) -> Figures:
+def tournament(folder: Path, outputs: list[str], out: str = TOURNAMENT_OUT) -> Figures:
     """Per agent (by the tournament's label: `random#2` for a second random seat): games,
     wins (a shared victory counts 1/k), win rate and its 95% Wilson interval, mean score and
-    rank."""
-    summary = read_json(folder / TOURNAMENT_OUT, "summary.json")
+    rank; `out` is the tournament's --out folder."""
+    summary = read_json(folder / out, "summary.json")
     agents = {
         s["label"]: {"games": s["games"], "wins": s["wins"], "win_rate": s["win_rate"],
                      "low": s["ci_low"], "high": s["ci_high"], "mean_score": s["mean_score"],
