@@ -183,3 +183,39 @@ def test_an_example_shows_the_output_without_progress_bars_or_temporary_files():
               "benchmark finca heuristic: 8it [00:00, 11.57it/s, rating 492 ±603]\n"
               "agent       rating\nheuristic    903.1\nwritten: out.json\n")
     assert shown_output(output) == "agent       rating\nheuristic    903.1"
+
+
+def _summary(folder: Path, agent: str, opponent: str, wins: float, games: int = 10) -> None:
+    folder.mkdir()
+    stats = [{"label": label, "games": games, "wins": w, "win_rate": w / games, "ci_low": 0.1,
+              "ci_high": 0.9, "mean_score": 50.0, "mean_rank": 1.5}
+             for label, w in ((agent, wins), (opponent, games - wins))]
+    (folder / "summary.json").write_text(json.dumps({"game": "finca", "players": 2,
+                                                     "stats": stats}))
+
+
+def test_a_baseline_reads_its_run_and_one_row_per_agent_it_trained(tmp_path):
+    """The afterstate run's measurement plays two agents (the value alone and the learned
+    search); each gets a row with its figures against each opponent, none mixed up."""
+    from results_pages import baselines
+
+    (tmp_path / "run").mkdir()
+    (tmp_path / "run" / "eval.csv").write_text("steps,win_rate_vs_random\n500,0.9\n2000,1.0\n")
+    wins = {("model", "random"): 9, ("model", "heuristic"): 6, ("model", "search"): 3,
+            ("search-model", "random"): 10, ("search-model", "heuristic"): 8,
+            ("search-model", "search"): 5}
+    for (label, opponent), won in wins.items():
+        _summary(tmp_path / f"{label}-vs-{opponent}", f"learned:{label}.npz", opponent, won)
+    figures = baselines.parse("afterstate", "finca", tmp_path, [])
+    assert figures["trained_steps"] == 2000
+    assert {(label, opponent): result["wins"] for label, results in figures["results"].items()
+            for opponent, result in results.items()} == wins
+    record = {"figures": figures, "command_s": [754.0]}
+    value, searched = baselines.baseline_rows(record)
+    assert value[0] == "afterstate value" and searched[0] == baselines.LEARNED_SEARCH
+    assert value[2] == "2,000 heuristic games" and value[3] == "12 min 34 s"
+    assert [cell.split()[0] for cell in value[4:]] == ["90.0%", "60.0%", "30.0%"]
+    assert [cell.split()[0] for cell in searched[4:]] == ["100.0%", "80.0%", "50.0%"]
+    # every game's page has a row for each method that applies to it
+    assert [m.id for m in baselines.methods_of("mi_tierra")] == [
+        "ppo-random", "ppo-imitation", "rllib"]
