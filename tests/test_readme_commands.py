@@ -8,7 +8,8 @@ and a tiny network for training, `mcts:4`; so are the inline `huerta tournament`
 `huerta train` commands of the README and the manual's pages. The results pages (docs/results/)
 record the commands that made each figure: their tournaments run always, their training runs
 (dearer, and many) under HUERTA_FULL=1 (tests/budgets.py). Commands on a Ray cluster
-(`--backend`) are parsed, not run. The docs pages' Python blocks run too.
+(`--backend`), and tournaments of a model an earlier command of a measurement trained (the
+baselines pages' `learned:model.npz`), are parsed, not run. The docs pages' Python blocks run too.
 """
 
 from __future__ import annotations
@@ -87,12 +88,26 @@ def huerta_commands() -> list[str]:
                   | {c for text in TEXTS.values() for c in sh_commands(text)})
 
 
+def plays_a_made_file(command: str) -> bool:
+    """Whether a tournament plays a model by a relative path (`learned:model.npz`,
+    `rllib:run`): a file an earlier command of the same measurement wrote, in its folder."""
+    argv = command.split()
+    if "--agents" not in argv:
+        return False
+    codes = argv[argv.index("--agents") + 1].split(",")
+    return any(name in ("learned", "ppo", "rllib") and arg and not arg.startswith("search")
+               and not Path(arg).is_absolute()
+               for name, _, arg in (code.partition(":") for code in codes))
+
+
 def runnable_inline(texts: dict[str, str]) -> set[str]:
     """The inline `huerta tournament` and `huerta train` commands with arguments of `texts`
-    that run on this machine (not on a Ray cluster)."""
+    that run on this machine (not on a Ray cluster) on their own (a tournament of a model an
+    earlier command trained is parsed only: each method's tiny run is tested with its
+    trainer, tests/training)."""
     return {c for text in texts.values() for c in inline_commands(text)
             if c.split()[1] in ("tournament", "train") and len(c.split()) > 2
-            and "--backend" not in c.split()}
+            and "--backend" not in c.split() and not plays_a_made_file(c)}
 
 
 # the manual's commands and the results pages' tournaments run always; the results pages'
