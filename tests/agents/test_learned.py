@@ -141,11 +141,18 @@ def test_the_shipped_agents_play_legal_games_at_every_count(game, players):
     assert agents[0].network.path == shipped_model(game, players)
 
 
-def test_the_shipped_agent_beats_random_at_finca():
+def test_the_shipped_finca_value_is_trained_not_noise(tmp_path):
+    """The shipped Finca value, played alone (its learned search settings left out, so the game
+    is the same on any machine), wins at least 8 of 10 fixed games against random: the file
+    holds a trained value (the shipped agent wins all of 200, docs/results/training.md)."""
     from huerta.training.evaluation.matches import play_batch
 
-    summary = play_batch("finca", 2, ["learned", "random"], games=10, seed=11)
-    assert summary.wins[0] >= 8  # the shipped model wins 90%+ of 400 games (README)
+    value = ValueNetwork.load(shipped_model("finca", 2))
+    value.about.pop("search")
+    value.save(tmp_path / "value.npz")
+    summary = play_batch("finca", 2, [f"learned:{tmp_path / 'value.npz'}", "random"], games=10,
+                         seed=11)
+    assert summary.wins[0] >= 8
 
 
 def test_bad_policy_files_are_refused_by_name(tmp_path):
