@@ -4,7 +4,7 @@ Every `huerta ...` command the README or a hand-written docs page (docs/**/*.md)
 ```bash or ```sh block or inline, is parsed by the command's own parser (a renamed flag, a game
 or a removed command fails here). The bash blocks are then run in order, each in a fresh folder,
 as a user would paste them, with small budgets: `--games 2`, `--steps 64` (or `--value-games 4`)
-and a tiny network for training, `mcts:4`; so are the inline `huerta tournament` and
+and a tiny network for training, `mcts:4` and `search:4`; so are the inline `huerta tournament` and
 `huerta train` commands of the README and the manual's pages. The results pages (docs/results/)
 record the commands that made each figure: their tournaments run always, their training runs
 (dearer, and many) under HUERTA_FULL=1 (tests/budgets.py). Commands on a Ray cluster
@@ -131,8 +131,9 @@ def small(argv: list[str]) -> list[str]:
             arg = "1"
         elif previous == "--seconds":
             arg = "0.05"
-        elif previous == "--agents":
-            arg = re.sub(r"mcts:\d+", "mcts:4", arg)
+        elif previous == "--agents":  # searches of a few simulations
+            arg = ",".join("search:4" if code.split(":")[0] == "search" else code
+                           for code in re.sub(r"mcts:\d+", "mcts:4", arg).split(","))
         out.append(arg)
     if out[0] == "train":
         method = training_method(out)

@@ -132,20 +132,28 @@ def test_the_shipped_agents_play_legal_games_at_every_count(game, players):
     spec = get_game(game)
     if players not in spec.player_counts:
         return
-    agents = [make_agent("learned", game=game, seed=seat) for seat in range(players)]
-    if players > 1:
-        agents[-1] = make_agent("random", game=game, seed=9)
+    # one learned seat, which loads the model of the table's count (in Finca and Alpujarras a
+    # searching agent: one seat keeps the test short), the others random
+    agents = [make_agent("learned", game=game, seed=0),
+              *(make_agent("random", game=game, seed=9 + seat) for seat in range(1, players))]
     _, state = play_game(game, agents, seed=5)  # an illegal action would raise here
     assert state.is_terminal
     assert agents[0].network is not None
     assert agents[0].network.path == shipped_model(game, players)
 
 
-def test_the_shipped_agent_beats_random_at_finca():
+def test_the_shipped_finca_value_is_trained_not_noise(tmp_path):
+    """The shipped Finca value, played alone (its learned search settings left out, so the game
+    is the same on any machine), wins at least 8 of 10 fixed games against random: the file
+    holds a trained value (the shipped agent wins all of 200, docs/results/training.md)."""
     from huerta.training.evaluation.matches import play_batch
 
-    summary = play_batch("finca", 2, ["learned", "random"], games=10, seed=11)
-    assert summary.wins[0] >= 8  # the shipped model wins 90%+ of 400 games (README)
+    value = ValueNetwork.load(shipped_model("finca", 2))
+    value.about.pop("search")
+    value.save(tmp_path / "value.npz")
+    summary = play_batch("finca", 2, [f"learned:{tmp_path / 'value.npz'}", "random"], games=10,
+                         seed=11)
+    assert summary.wins[0] >= 8
 
 
 def test_bad_policy_files_are_refused_by_name(tmp_path):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 import re
 from pathlib import Path
 
@@ -26,16 +27,23 @@ FIRST_STEPS, RESUMED_STEPS = 300, 500
 
 @pytest.fixture(scope="session")
 def trained_run(ray_cluster, tmp_path_factory):
-    """A run trained to FIRST_STEPS, then resumed to RESUMED_STEPS; (run folder, outputs)."""
+    """A run trained to FIRST_STEPS, then resumed to RESUMED_STEPS; (run folder, outputs). The
+    run folder is given relative to the working folder (`--out run`), as users give it: Ray's
+    checkpoint URIs refused a relative path once."""
     folder = tmp_path_factory.mktemp("rllib")
     config = folder / "tiny.json"
     config.write_text(json.dumps(TINY))
     run = folder / "run"
     common = ["train", "finca", "--backend", "rllib", "--ray-address", ray_cluster.address,
-              "--env-runners", "2", "--config", str(config), "--out", str(run), "--no-progress"]
+              "--env-runners", "2", "--config", str(config), "--out", "run", "--no-progress"]
     outputs = []
     for extra in (["--steps", str(FIRST_STEPS)], ["--steps", str(RESUMED_STEPS), "--resume"]):
-        code = huerta([*common, *extra])
+        here = os.getcwd()
+        os.chdir(folder)
+        try:
+            code = huerta([*common, *extra])
+        finally:
+            os.chdir(here)
         outputs.append(code)
         assert code == 0, f"huerta {' '.join(common + extra)} failed"
         checkpoints = sorted((run / "checkpoints").glob("step_*"))

@@ -121,10 +121,12 @@ def train_league(config: RLlibTrainConfig, run: Path, stop: Stop, resume: bool,
     `TrainingInterrupted`."""
     # the learner's networks are small: a second thread only fights the env runners for the
     # cores (on a loaded 2-core machine an update took 25 times longer with 2 threads than 1)
+    # Ray reads and writes checkpoints by URI, and a relative folder (`--out runs/x`) is a URI
+    # with no scheme that it refuses: the run goes by its absolute path
     with torch_threads(update_threads(config.threads)), connect(ray_address), \
             quiet_deprecations():
         register()
-        return Trainer(config, run, stop, resume).run()
+        return Trainer(config, run.resolve(), stop, resume).run()
 
 
 def trained_facts(config: RLlibTrainConfig, run: Path) -> dict[str, Any]:
