@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import csv
 import json
-import os
 import re
 from pathlib import Path
 
@@ -38,12 +37,9 @@ def trained_run(ray_cluster, tmp_path_factory):
               "--env-runners", "2", "--config", str(config), "--out", "run", "--no-progress"]
     outputs = []
     for extra in (["--steps", str(FIRST_STEPS)], ["--steps", str(RESUMED_STEPS), "--resume"]):
-        here = os.getcwd()
-        os.chdir(folder)
-        try:
+        with pytest.MonkeyPatch.context() as patch:  # a session fixture has no monkeypatch
+            patch.chdir(folder)
             code = huerta([*common, *extra])
-        finally:
-            os.chdir(here)
         outputs.append(code)
         assert code == 0, f"huerta {' '.join(common + extra)} failed"
         checkpoints = sorted((run / "checkpoints").glob("step_*"))
