@@ -126,6 +126,14 @@ def test_the_trained_policy_plays_as_an_agent(trained_run, capsys):
     assert "a policy of another game" in capsys.readouterr().err
 
 
+def test_the_trained_policy_loads_by_a_relative_path(trained_run, capsys, monkeypatch):
+    """`rllib:runs/x` as the docs write it: Ray refused a relative checkpoint path once."""
+    run, _ = trained_run
+    monkeypatch.chdir(run.parent)
+    assert huerta(["play", "finca", "--agents", f"rllib:{run.name},random", "--seed", "4"]) == 0
+    assert "final scores: [" in capsys.readouterr().out
+
+
 def _tournament(folder: Path, argv: list[str], capsys) -> str:
     assert huerta([*argv, "--out", str(folder), "--quiet"]) == 0, capsys.readouterr().err
     return capsys.readouterr().out
