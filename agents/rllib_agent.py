@@ -93,7 +93,8 @@ def load_module(path: Path) -> Any:
             from ray.rllib.core.rl_module.rl_module import RLModule
 
             with quiet_deprecations():  # RLlib warns about its own internals when loading
-                module = RLModule.from_checkpoint(path)
+                # Ray reads a checkpoint by URI: a relative path has no scheme, so it goes absolute
+                module = RLModule.from_checkpoint(path.resolve())
         except ImportError as exc:
             raise InvalidConfigError(f"the rllib agent needs Ray RLlib: pip install "
                                      f"'huerta[ray]' ({exc})") from None

@@ -7,6 +7,7 @@ import json
 
 import numpy as np
 import pytest
+from shipped_values import shipped_value_alone
 
 from huerta.agents import make_agent
 from huerta.agents.afterstate import ValueNetwork, is_value_file
@@ -148,11 +149,8 @@ def test_the_shipped_finca_value_is_trained_not_noise(tmp_path):
     holds a trained value (the shipped agent wins all of 200, docs/results/training.md)."""
     from huerta.training.evaluation.matches import play_batch
 
-    value = ValueNetwork.load(shipped_model("finca", 2))
-    value.about.pop("search")
-    value.save(tmp_path / "value.npz")
-    summary = play_batch("finca", 2, [f"learned:{tmp_path / 'value.npz'}", "random"], games=10,
-                         seed=11)
+    value = shipped_value_alone("finca", tmp_path)
+    summary = play_batch("finca", 2, [f"learned:{value}", "random"], games=10, seed=11)
     assert summary.wins[0] >= 8
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import csv
 import json
-import os
 import re
 from pathlib import Path
 
@@ -38,12 +37,9 @@ def trained_run(ray_cluster, tmp_path_factory):
               "--env-runners", "2", "--config", str(config), "--out", "run", "--no-progress"]
     outputs = []
     for extra in (["--steps", str(FIRST_STEPS)], ["--steps", str(RESUMED_STEPS), "--resume"]):
-        here = os.getcwd()
-        os.chdir(folder)
-        try:
+        with pytest.MonkeyPatch.context() as patch:  # a session fixture has no monkeypatch
+            patch.chdir(folder)
             code = huerta([*common, *extra])
-        finally:
-            os.chdir(here)
         outputs.append(code)
         assert code == 0, f"huerta {' '.join(common + extra)} failed"
         checkpoints = sorted((run / "checkpoints").glob("step_*"))
@@ -128,6 +124,14 @@ def test_the_trained_policy_plays_as_an_agent(trained_run, capsys):
     # another game's policy is refused before anything is played
     assert huerta(["play", "mi_tierra", "--agents", f"rllib:{run},random"]) == 2
     assert "a policy of another game" in capsys.readouterr().err
+
+
+def test_the_trained_policy_loads_by_a_relative_path(trained_run, capsys, monkeypatch):
+    """`rllib:runs/x` as the docs write it: Ray refused a relative checkpoint path once."""
+    run, _ = trained_run
+    monkeypatch.chdir(run.parent)
+    assert huerta(["play", "finca", "--agents", f"rllib:{run.name},random", "--seed", "4"]) == 0
+    assert "final scores: [" in capsys.readouterr().out
 
 
 def _tournament(folder: Path, argv: list[str], capsys) -> str:

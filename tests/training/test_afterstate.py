@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from shipped_values import shipped_value_alone
 
 pytest.importorskip("torch")
 
@@ -224,11 +225,7 @@ def test_an_evaluation_is_the_same_over_any_workers_and_a_stop_abandons_it(tmp_p
     """The shipped Finca value as a run evaluates it (the afterstate agent: the shipped file's
     learned search settings left out, as a fitted value has none, so no time budget can
     change a game)."""
-    shipped = Path(afterstate.__file__).resolve().parents[2] / "agents" / "models" / "finca.npz"
-    value = ValueNetwork.load(shipped)
-    value.about.pop("search", None)
-    value.save(tmp_path / "value.npz")
-    args = (tmp_path / "value.npz", "finca", 2, "random", 12, 5)
+    args = (shipped_value_alone("finca", tmp_path), "finca", 2, "random", 12, 5)
     one = afterstate.evaluate(*args, workers=1)
     assert one is not None and 0 <= one <= 1
     assert afterstate.evaluate(*args, workers=2) == one  # parts fixed by game index, fsum
