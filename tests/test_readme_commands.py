@@ -10,9 +10,9 @@ record the commands that made each figure: their training runs (dearer) run unde
 (tests/budgets.py); their tournaments are checked as `huerta tournament` checks them before its
 first game (every agent code for the game and seat count) and each agent is built, but not
 played: scripts/results.py plays them when it measures, and the manual's tournaments and the
-agents' own tests play the same agents. Commands that differ only in their `--out` folder run
-once. Commands on a Ray cluster (`--backend`) are parsed, not run. The docs pages' Python blocks
-run too.
+agents' own tests play the same agents. Commands that differ only in their `--out` folder (or
+`--no-progress`) run once. Commands on a Ray cluster (`--backend`) are parsed, not run. The docs
+pages' Python blocks run too.
 """
 
 from __future__ import annotations
@@ -100,8 +100,9 @@ def runnable_inline(texts: dict[str, str]) -> set[str]:
 
 
 def without_out(command: str) -> str:
-    """The command without its `--out FOLDER`: two that differ only there do the same work."""
-    argv = command.split()
+    """The command without its `--out FOLDER` and `--no-progress`: two that differ only there
+    do the same work."""
+    argv = [arg for arg in command.split() if arg != "--no-progress"]
     if "--out" in argv:
         at = argv.index("--out")
         del argv[at:at + 2]
@@ -109,7 +110,8 @@ def without_out(command: str) -> str:
 
 
 def once_each(commands: set[str]) -> list[str]:
-    """`commands` sorted, keeping the first of those that differ only in their `--out`."""
+    """`commands` sorted, keeping the first of those that differ only in their `--out` (or
+    `--no-progress`)."""
     kept: dict[str, str] = {}
     for command in sorted(commands):
         kept.setdefault(without_out(command), command)
@@ -185,7 +187,8 @@ def test_the_results_pages_commands_are_checked_too():
 
 def test_commands_that_differ_only_in_their_out_folder_run_once():
     commands = {"huerta train finca --seed 0 --out runs/a", "huerta train finca --seed 0",
-                "huerta train finca --seed 1 --out runs/a"}
+                "huerta train finca --seed 1 --out runs/a",
+                "huerta train finca --seed 0 --out run --no-progress"}
     assert once_each(commands) == ["huerta train finca --seed 0",
                                    "huerta train finca --seed 1 --out runs/a"]
     assert len({without_out(c) for c in INLINE_RUNS}) == len(INLINE_RUNS)
