@@ -10,6 +10,10 @@ from __future__ import annotations
 import os
 
 FULL = os.environ.get("HUERTA_FULL") == "1"
+# random games per player count (and per solo variant) in the full-size property runs: enough
+# to reach the rare states (long games, empty piles, every ending) many times over, and few
+# enough that `.ci/run` stays well under 30 minutes on two cores
+FULL_RANDOM_GAMES = 500
 
 
 def games(default: int, full: int) -> int:

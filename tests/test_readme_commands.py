@@ -6,10 +6,14 @@ or a removed command fails here). The bash blocks are then run in order, each in
 as a user would paste them, with small budgets: `--games 2`, `--steps 64` (or `--value-games 4`)
 and a tiny network for training, `mcts:4` and `search:4`; so are the inline `huerta tournament` and
 `huerta train` commands of the README and the manual's pages. The results pages (docs/results/)
-record the commands that made each figure: their tournaments run always, their training runs
-(dearer, and many) under HUERTA_FULL=1 (tests/budgets.py). Commands on a Ray cluster
-(`--backend`), and tournaments of a model an earlier command of a measurement trained (the
-baselines pages' `learned:model.npz`), are parsed, not run. The docs pages' Python blocks run too.
+record the commands that made each figure: their training runs (dearer) run under HUERTA_FULL=1
+(tests/budgets.py); their tournaments are checked as `huerta tournament` checks them before its
+first game (every agent code for the game and seat count) and each agent is built, but not
+played: scripts/results.py plays them when it measures, and the manual's tournaments and the
+agents' own tests play the same agents. Commands that differ only in their `--out` folder (or
+`--no-progress`) run once. Commands on a Ray cluster (`--backend`), and tournaments of a model an
+earlier command of a measurement trained (the baselines pages' `learned:model.npz`), are parsed,
+not run. The docs pages' Python blocks run too.
 """
 
 from __future__ import annotations
@@ -110,10 +114,31 @@ def runnable_inline(texts: dict[str, str]) -> set[str]:
             and "--backend" not in c.split() and not plays_a_made_file(c)}
 
 
-# the manual's commands and the results pages' tournaments run always; the results pages'
-# training runs under HUERTA_FULL=1
-INLINE_RUNS = sorted(runnable_inline(MANUAL) | {
-    c for c in runnable_inline(TEXTS) if FULL or c.split()[1] == "tournament"})
+def without_out(command: str) -> str:
+    """The command without its `--out FOLDER` and `--no-progress`: two that differ only there
+    do the same work."""
+    argv = [arg for arg in command.split() if arg != "--no-progress"]
+    if "--out" in argv:
+        at = argv.index("--out")
+        del argv[at:at + 2]
+    return " ".join(argv)
+
+
+def once_each(commands: set[str]) -> list[str]:
+    """`commands` sorted, keeping the first of those that differ only in their `--out` (or
+    `--no-progress`)."""
+    kept: dict[str, str] = {}
+    for command in sorted(commands):
+        kept.setdefault(without_out(command), command)
+    return sorted(kept.values())
+
+
+RESULTS_TEXTS = {name: text for name, text in TEXTS.items() if name not in MANUAL}
+# the manual's commands run always; the results pages' training runs under HUERTA_FULL=1
+INLINE_RUNS = once_each(runnable_inline(MANUAL) | {
+    c for c in runnable_inline(RESULTS_TEXTS) if FULL and c.split()[1] == "train"})
+RESULTS_TOURNAMENTS = sorted(c for c in runnable_inline(RESULTS_TEXTS)
+                             if c.split()[1] == "tournament")
 
 
 def small(argv: list[str]) -> list[str]:
@@ -169,12 +194,19 @@ def test_the_readme_and_the_docs_show_commands_to_check():
 
 
 def test_the_results_pages_commands_are_checked_too():
-    results = {name: text for name, text in TEXTS.items() if name not in MANUAL}
-    assert results, "no results pages under docs/results/"
-    recorded = {c for text in results.values() for c in inline_commands(text)}
+    assert RESULTS_TEXTS, "no results pages under docs/results/"
+    recorded = {c for text in RESULTS_TEXTS.values() for c in inline_commands(text)}
     assert recorded <= set(huerta_commands())
-    assert {c for c in runnable_inline(results) if c.split()[1] == "tournament"} <= set(
-        INLINE_RUNS)
+    assert len(RESULTS_TOURNAMENTS) >= 10
+
+
+def test_commands_that_differ_only_in_their_out_folder_run_once():
+    commands = {"huerta train finca --seed 0 --out runs/a", "huerta train finca --seed 0",
+                "huerta train finca --seed 1 --out runs/a",
+                "huerta train finca --seed 0 --out run --no-progress"}
+    assert once_each(commands) == ["huerta train finca --seed 0",
+                                   "huerta train finca --seed 1 --out runs/a"]
+    assert len({without_out(c) for c in INLINE_RUNS}) == len(INLINE_RUNS)
 
 
 @pytest.mark.parametrize("command", huerta_commands())
@@ -226,6 +258,22 @@ def test_inline_commands_run_with_small_budgets(command, tmp_path, monkeypatch, 
     code = huerta(small(shlex.split(command)[1:]))
     out = capsys.readouterr()
     assert code == 0, f"{command}\n{out.out}\n{out.err}"
+
+
+@pytest.mark.parametrize("command", RESULTS_TOURNAMENTS)
+def test_results_pages_tournaments_name_agents_that_build(command):
+    """A results page's tournament names agents that exist for its game and seat count (the
+    shipped model of a `learned` seat included), as the command checks before its first game,
+    and each agent builds; scripts/results.py plays them."""
+    from huerta.agents.registry import make_agent
+    from huerta.envs.core.registry import resolve_game
+    from huerta.training.cli.arguments import check_agent_argument
+
+    args = build_parser().parse_args(shlex.split(command)[1:])
+    check_agent_argument(args)
+    spec, _ = resolve_game(args.game, args.players)
+    for code in args.agents.split(","):
+        assert make_agent(code, spec.name, seed=0) is not None, code
 
 
 @pytest.mark.parametrize("page", [p for p in DOC_PAGES if "```python" in p.read_text()],

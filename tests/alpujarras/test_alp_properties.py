@@ -2,8 +2,8 @@
 an independent reference for the track, delivery, channel and noria rules), games that end, zero
 masks for waiting agents, caches that never go stale.
 
-By default a quick subset runs; HUERTA_FULL=1 (CI) plays 1,000 games per player count and per
-solo variant.
+By default a quick subset runs; HUERTA_FULL=1 (CI) plays 500 games (budgets.FULL_RANDOM_GAMES)
+per player count and per solo variant.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from alp_helpers import short_move_policy, solo_duty_policy
-from budgets import games
+from budgets import FULL_RANDOM_GAMES, games
 
 from huerta.envs import alpujarras_v0
 from huerta.envs.alpujarras import AlpujarrasState, new_game
@@ -148,7 +148,7 @@ def test_random_games_keep_invariants_and_end(n):
     random play; invariants after every step, the mask equals the reference, never empty, every
     unmasked action accepted on a clone, every masked one refused with the state unchanged, and
     every game ends."""
-    count = games(40, 1000)
+    count = games(40, FULL_RANDOM_GAMES)
     lengths = []
     for seed in range(count):
         state = new_game(n, seed=seed)
@@ -165,7 +165,7 @@ def test_solo_games_from_rich_starts(double_turns, stars):
     """TS-53 and ZARA-19 for every solo variant: games started with fruit, farmers and norias in
     hand get deep (markets, harvests, zakats, Zara's turns, both end sequences); invariants and
     the exact mask hold throughout and every game ends."""
-    count = games(12, 1000)
+    count = games(12, FULL_RANDOM_GAMES)
     outcomes = set()
     for seed in range(count):
         state = scenario(1, seed=seed, layout=None, fruit={0: [4] * 5}, farmers={0: [1] * 5},
@@ -187,7 +187,7 @@ def test_solo_games_from_the_real_setup(variant):
     seeded solo games from the rulebook setup end (usually lost at the first market, as a random
     player has no plan) with the invariants intact."""
     double_turns, stars = variant
-    for seed in range(games(20, 1000)):
+    for seed in range(games(20, FULL_RANDOM_GAMES)):
         state = new_game(1, seed=seed, double_turns=double_turns, star_sides=stars)
         rng = np.random.default_rng(seed)
         play_game(state, rng, solo_duty_policy if seed % 2 else uniform,
@@ -238,7 +238,7 @@ def test_cached_observations_equal_a_fresh_computation(n):
     one computed from a cache-free copy, and the mask equals the freshly computed mask. New games
     (whose first observation starts from a template) and built scenarios are both checked, seats
     are observed in varying orders, and some games are first observed mid-game."""
-    for seed in range(games(6, 40)):
+    for seed in range(games(6, 12)):
         rng = np.random.default_rng(seed)
         if n == 1:
             if seed % 2:
@@ -269,7 +269,7 @@ def test_fast_observation_equals_the_declared_reference(n):
     `SPEC.reference`, value for value, for every observer after every step, clones included
     (a clone copies the cached vector and plays on alone), the final position too; the solo
     game with its variants as well."""
-    for seed in range(games(3, 40)):
+    for seed in range(games(3, 12)):
         rng = np.random.default_rng(1000 + seed)
         if n == 1:
             dt, stars = SOLO_VARIANTS[seed % len(SOLO_VARIANTS)]

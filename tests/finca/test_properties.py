@@ -1,13 +1,14 @@
 """Random-play properties of Finca: invariants after every step, exact masks, games that end.
 
-By default a quick subset runs; `.ci/run` sets HUERTA_FULL=1 for 1,000 games per player count.
+By default a quick subset runs; `.ci/run` sets HUERTA_FULL=1 for 500 games
+(budgets.FULL_RANDOM_GAMES) per player count.
 """
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
-from budgets import games
+from budgets import FULL_RANDOM_GAMES, games
 
 from huerta.envs import finca_v0
 from huerta.envs.core.errors import IllegalActionError
@@ -68,7 +69,7 @@ def play_random_game(n, seed, check_masked=False):
 def test_random_games_keep_invariants_and_end(n):
     """FIN-51, FIN-52 (T-48, T-49): conservation after every step, a non-empty mask for the
     acting player, every unmasked action accepted, every game ends."""
-    count = games(60, 1000)
+    count = games(60, FULL_RANDOM_GAMES)
     lengths = []
     for seed in range(count):
         state = play_random_game(n, seed, check_masked=seed < games(10, 100))

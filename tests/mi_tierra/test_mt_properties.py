@@ -1,13 +1,14 @@
 """Random-play properties of Mi Tierra: invariants after every step, exact masks, games that end.
 
-By default a quick subset runs; HUERTA_FULL=1 plays 1,000 games per player count (T-73, T-74, T-75).
+By default a quick subset runs; HUERTA_FULL=1 plays 500 games (budgets.FULL_RANDOM_GAMES) per player
+count (T-73, T-74, T-75).
 """
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
-from budgets import games
+from budgets import FULL_RANDOM_GAMES, games
 from mt_helpers import RICH
 
 from huerta.envs import mi_tierra_v0
@@ -77,7 +78,7 @@ CHUNKS = 4  # the games of one player count are split so that xdist workers shar
 def test_random_games_keep_invariants_and_end(n, chunk):
     """T-73, T-74, T-75 (MIT-15, MIT-35, MIT-37, MIT-42): invariants after every step, a real
     choice for the acting player, every unmasked action accepted, every game ends."""
-    count = games(40, 1000)
+    count = games(40, FULL_RANDOM_GAMES)
     rounds = []
     for seed in range(chunk, count, CHUNKS):
         state = play_random_game(
