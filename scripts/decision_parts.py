@@ -7,7 +7,9 @@ simulation.
 
 Plays the games of scripts/search_timing.py (the agent against the heuristic, seats rotated,
 the benchmark's deals, one process) with a timer around each part, and prints each part's
-seconds per searched decision and per simulation. Run `--code search` beside it, on the same
+seconds per searched decision and per simulation. The timers wrap the agents' own methods that
+do each part (`PARTS`, internal methods among them): instrumentation of this process, not an
+interface, so a renamed method fails here by name. Run `--code search` beside it, on the same
 machine in the same minutes: the ratio holds where the absolute times drift with the load.
 """
 
