@@ -7,10 +7,13 @@ simulation.
 
 Plays the games of scripts/search_timing.py (the agent against the heuristic, seats rotated,
 the benchmark's deals, one process) with a timer around each part, and prints each part's
-seconds per searched decision and per simulation. The timers wrap the agents' own methods that
-do each part (`PARTS`, internal methods among them): instrumentation of this process, not an
-interface, so a renamed method fails here by name. Run `--code search` beside it, on the same
-machine in the same minutes: the ratio holds where the absolute times drift with the load.
+milliseconds per searched decision and per simulation. The turn search for the default also
+runs outside searched decisions (a re-plan after the search chose another action, a stalled
+position): all its calls are counted, so its row is an upper bound. The timers wrap the agents'
+own methods that do each part (`PARTS`; the search agent's `_simulate` is internal):
+instrumentation of this process, not an interface, so a renamed method fails here by name. Run
+`--code search` beside it, on the same machine in the same minutes: the ratio holds where the
+absolute times drift with the load.
 """
 
 from __future__ import annotations
@@ -24,14 +27,12 @@ from typing import Any
 
 from search_timing import time_game
 
-from huerta.agents.afterstate import AfterstateAgent
-from huerta.agents.learned_search import LearnedSearchAgent
+from huerta.agents.afterstate import AfterstateAgent, Judge
 from huerta.agents.search import SearchAgent
 
 PARTS = (  # (the part, the class and method that does it)
     ("simulations", SearchAgent, "_simulate"),
-    ("  of which the network's score of a cut-off simulation", LearnedSearchAgent,
-     "_win_chance"),
+    ("  of which the network's score of a cut-off simulation", Judge, "win_chance"),
     ("the default: the afterstate agent's turn search", AfterstateAgent, "plan_turn"),
 )
 
