@@ -103,8 +103,9 @@ NOTEBOOKS = {
     "training.ipynb": [
         new_markdown_cell(
             "# Self-play training\n\nA tiny MaskablePPO run (seconds, not minutes: raise "
-            "`steps` for a real one, or use `huerta train finca`). The learner plays against a "
-            "pool of its own snapshots, the heuristic and random."
+            "`steps` and `imitation_games` for a real one, or use `huerta train finca`). It "
+            "first imitates 20 of the heuristic's games (the default is 2,000), then the learner "
+            "plays against a pool of its own snapshots, the heuristic and random."
         ),
         new_code_cell(
             "import shutil\n"
@@ -115,7 +116,7 @@ NOTEBOOKS = {
             "config = TrainConfig(game='finca', method='ppo', players=2, steps=2048, envs=1,\n"
             "                     n_steps=256, batch_size=128, n_epochs=2, eval_every=1024,\n"
             "                     eval_games=4, snapshot_every=1024, checkpoint_every=1024,\n"
-            "                     progress=False,\n"
+            "                     imitation_games=20, imitation_epochs=2, progress=False,\n"
             "                     out='runs/notebook_train')\n"
             "run = train(config)\n"
             "read_eval(run)"

@@ -21,3 +21,18 @@ def test_outputs_are_stripped(path):
     code = [c for c in cells if c["cell_type"] == "code"]
     assert code
     assert all(not c["outputs"] and c["execution_count"] is None for c in code)
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_each_notebook_is_what_its_generator_writes(path):
+    """scripts/make_notebooks.py writes the notebooks: a cell edited in the .ipynb alone would
+    be lost the next time it runs."""
+    import sys
+
+    sys.path.insert(0, str(path.parent.parent / "scripts"))
+    import make_notebooks
+
+    cells = json.loads(path.read_text())["cells"]
+    made = make_notebooks.NOTEBOOKS[path.name]
+    assert [(c["cell_type"], "".join(c["source"])) for c in cells] == [
+        (c["cell_type"], c["source"]) for c in made]
