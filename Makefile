@@ -29,10 +29,11 @@ run: $(TRAIN_STAMP)
 	$(VENV)/bin/huerta main
 
 # the notebooks' cells get 30 minutes each: a loaded 2-core machine must never fail them on time
-# (each cell's work is small; speed lives in benchmarks, not in tests)
+# (each cell's work is small; speed lives in benchmarks, not in tests). The slowest tests are
+# listed at the end, so that a CI log says what to cut when the run grows (DESIGN.md, Tests).
 test: $(STAMP)
 	$(PY) -m ruff check .
-	$(PY) -m pytest -q -n 2 tests
+	$(PY) -m pytest -q -n 2 --durations=25 tests
 	$(PY) -m pytest -q --nbmake --nbmake-timeout=1800 notebooks
 
 test-full: $(STAMP)

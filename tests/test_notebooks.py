@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import pytest
 
-NOTEBOOKS = sorted((Path(__file__).resolve().parent.parent / "notebooks").glob("*.ipynb"))
+ROOT = Path(__file__).resolve().parent.parent
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
+sys.path.insert(0, str(ROOT / "scripts"))
+
+import make_notebooks  # noqa: E402
 
 
 def test_the_three_notebooks_exist():
@@ -27,11 +32,6 @@ def test_outputs_are_stripped(path):
 def test_each_notebook_is_what_its_generator_writes(path):
     """scripts/make_notebooks.py writes the notebooks: a cell edited in the .ipynb alone would
     be lost the next time it runs."""
-    import sys
-
-    sys.path.insert(0, str(path.parent.parent / "scripts"))
-    import make_notebooks
-
     cells = json.loads(path.read_text())["cells"]
     made = make_notebooks.NOTEBOOKS[path.name]
     assert [(c["cell_type"], "".join(c["source"])) for c in cells] == [
