@@ -99,8 +99,7 @@ def plays_a_made_file(command: str) -> bool:
     if "--agents" not in argv:
         return False
     codes = argv[argv.index("--agents") + 1].split(",")
-    return any(name in ("learned", "ppo", "rllib") and arg and not arg.startswith("search")
-               and not Path(arg).is_absolute()
+    return any(name in ("learned", "ppo", "rllib") and arg and not Path(arg).is_absolute()
                for name, _, arg in (code.partition(":") for code in codes))
 
 
