@@ -81,10 +81,11 @@ def machine_text(record: Record) -> str:
         words.append(f"{duration(record['wall_s'])} on {record['cores']} cores")
     else:
         words.append(f"{record['cores']} cores")
-    load = [x for x in record.get("load") or [] if x is not None]
-    if load:
-        words.append(f"load average {min(load):.1f}-{max(load):.1f}"
-                     + (": other work shared the machine" if max(load) > 1.5 else ""))
+    load = record.get("load") or []
+    if len(load) == 2 and None not in load:  # the 1-minute load average before and after
+        words.append(f"load average {load[0]:.1f} before, {load[1]:.1f} after")
+    elif any(x is not None for x in load):
+        words.append("load average " + "-".join(f"{x:.1f}" for x in load if x is not None))
     return ", ".join(words)
 
 
