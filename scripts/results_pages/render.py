@@ -81,11 +81,12 @@ def machine_text(record: Record) -> str:
         words.append(f"{duration(record['wall_s'])} on {record['cores']} cores")
     else:
         words.append(f"{record['cores']} cores")
-    load = record.get("load") or []
-    if len(load) == 2 and None not in load:  # the 1-minute load average before and after
-        words.append(f"load average {load[0]:.1f} before, {load[1]:.1f} after")
-    elif any(x is not None for x in load):
-        words.append("load average " + "-".join(f"{x:.1f}" for x in load if x is not None))
+    # the 1-minute load average before and after the commands (None where it was not read)
+    load = [f"{x:.1f} {when}" for x, when in zip(record.get("load") or [None, None],
+                                                 ("before", "after"), strict=True)
+            if x is not None]
+    if load:
+        words.append("load average " + ", ".join(load))
     return ", ".join(words)
 
 
