@@ -48,6 +48,10 @@ def time_game(game: str, code: str, games: int) -> dict[str, float]:
         if g % 2:
             seats.reverse()
         play_game(game, seats, seed=BENCHMARK_SEED + g // 2)
+    if not searched:  # a code that never searches (the heuristic, random) has nothing to time
+        raise SystemExit(f"{code} searched in none of its decisions over {games} {game} "
+                         f"game(s): only `search` and the learned search (`learned` in Finca "
+                         f"and Alpujarras) report their searches")
     times = np.array(searched)
     return {"decisions": len(times), "mean": float(times.mean()),
             "p95": float(np.percentile(times, 95)), "max": float(times.max()),
