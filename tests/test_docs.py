@@ -3,7 +3,6 @@ pages say what the code says (scripts/docs_site.py, scripts/check_site_links.py,
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import re
 import subprocess
@@ -11,25 +10,16 @@ import sys
 from pathlib import Path
 
 import pytest
+from script_modules import load_script
 
 from huerta.envs.core.registry import game_names, get_game
 
 ROOT = Path(__file__).resolve().parent.parent
-SCRIPTS = ROOT / "scripts"
 MKDOCS = Path(sys.executable).with_name("mkdocs")
 
 
-def _load(name: str):
-    if str(SCRIPTS) not in sys.path:
-        sys.path.insert(0, str(SCRIPTS))
-    spec = importlib.util.spec_from_file_location(name, SCRIPTS / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-docs_site = _load("docs_site")
-links = _load("check_site_links")
+docs_site = load_script("docs_site")
+links = load_script("check_site_links")
 
 
 @pytest.fixture(scope="module")

@@ -5,16 +5,15 @@ text readable at the default scale, and Finca's player panels draw finca tiles, 
 
 from __future__ import annotations
 
-import importlib.util
 import inspect
 import io
 import re
-from pathlib import Path
 
 import numpy as np
 import pytest
 from budgets import games
 from game_cases import fewest_and_most
+from script_modules import load_script
 
 from huerta.agents.human import HumanAgent
 from huerta.envs.core.legend import FRUIT_CODES, LEGEND_HEADING
@@ -23,7 +22,6 @@ from huerta.envs.core.registry import get_game
 from huerta.envs.core.view import PlayerView
 from huerta.training.animation import CAPTION_SIZE, save_gif
 
-ROOT = Path(__file__).resolve().parent.parent
 CASES = fewest_and_most()  # every game at its fewest and most players (the solo game included)
 
 
@@ -197,10 +195,7 @@ def test_the_default_gif_keeps_text_readable(game, n):
 
 
 def test_the_readme_gif_keeps_text_readable():
-    spec = importlib.util.spec_from_file_location("finca_pictures",
-                                                  ROOT / "scripts" / "finca_pictures.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = load_script("finca_pictures")
     assert min(_smallest_text("finca", n) for n in (2, 4)) * module.GIF_SCALE >= MIN_TEXT_PX
 
 
