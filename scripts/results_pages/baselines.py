@@ -161,21 +161,36 @@ def result_cell(result: dict | None) -> str:
     return f"{pct(result['win_rate'])} {interval(result['low'], result['high'])}"
 
 
-def baseline_rows(record: Record) -> list[list[str]]:
-    """One row per agent the method's run gave (the afterstate run: two)."""
-    figures = record["figures"]
-    method = next(m for m in METHODS if m.id == figures["method"])
-    command = f"`{method.train_command(figures['game']).replace(' --out run --no-progress', '')}`"
-    wall = duration(record["command_s"][0])
+def agent_rows(method: Method, game: str, cells) -> list[list[str]]:
+    """One row per agent the method's run gives (the afterstate run: two): its name, the
+    command that trains it, then `cells(agent)`, the rest of the row."""
+    command = f"`{method.train_command(game).replace(' --out run --no-progress', '')}`"
     rows = []
     for agent in agents_of_method(method):
-        results = figures["results"].get(Path(agent.partition(":")[2]).stem, {})
         searched = agent == SEARCH_AGENT
         rows.append([LEARNED_SEARCH if searched else method.name,
                      command + (" + the shipped search settings" if searched else ""),
-                     trained_on(record), wall,
-                     *(result_cell(results.get(opponent)) for opponent, _ in OPPONENTS)])
+                     *cells(agent)])
     return rows
+
+
+def baseline_rows(record: Record) -> list[list[str]]:
+    """The rows of a measured run: what it trained on, how long, and each agent's results."""
+    figures = record["figures"]
+    method = next(m for m in METHODS if m.id == figures["method"])
+
+    def cells(agent: str) -> list[str]:
+        results = figures["results"].get(Path(agent.partition(":")[2]).stem, {})
+        return [trained_on(record), duration(record["command_s"][0]),
+                *(result_cell(results.get(opponent)) for opponent, _ in OPPONENTS)]
+    return agent_rows(method, figures["game"], cells)
+
+
+def pending_rows(measurement_id: str) -> list[list[str]]:
+    """The rows of a run not measured yet: what it will train, with every figure to come."""
+    method_id, _, game = measurement_id.rpartition("-")
+    method = next(m for m in METHODS if m.id == method_id)
+    return agent_rows(method, game, lambda agent: ["-"] * (2 + len(OPPONENTS)))
 
 
 COLUMNS = (
@@ -233,17 +248,20 @@ def page(game: str) -> Page:
          "rung). A new method is placed among them by training it the same way and playing "
          "the same tournaments (the commands under the table); see [how to read a figure]"
          "(index.md#how-to-read-a-figure).",
-         Table(COLUMNS, ids, baseline_rows),
+         Table(COLUMNS, ids, baseline_rows, pending=pending_rows),
          "\n".join(f"- {note}" for note in notes),
          f"Every row is measured again by `python scripts/results.py baselines-{game} --only "
          f"ID` (IDs as listed under the table), or all of them by `python scripts/results.py "
          f"baselines-{game} --dear`; each is a training run and its tournaments, 20 minutes "
-         "to over an hour on two cores."))
+         "to over an hour on two cores."),
+        in_progress=game in BEING_MEASURED)
 
 
-# the games whose page is published. Alpujarras' and Mi Tierra's pages are defined the same way
-# (`page(game)`) and wait for their measurements (each search tournament is 20-40 minutes): add
-# the game here, measure (`scripts/results.py baselines-GAME --dear`), and commit once every
-# measurement has a record (tests/test_results_pages.py checks that every page has them all)
-PUBLISHED = ("finca",)
-PAGES = tuple(page(game) for game in PUBLISHED)
+# every game has a page. Those being measured show their rows still to come (each row is a
+# training run and tournaments of 20 minutes to two hours, so a page's rows land over several
+# sessions, each committed as it is measured): remove a game from here once its page has a
+# record of every measurement (tests/test_results_pages.py checks that it has, and that a page
+# being measured lacks one)
+GAMES = ("finca", "alpujarras", "mi_tierra")
+BEING_MEASURED = ("alpujarras", "mi_tierra")
+PAGES = tuple(page(game) for game in GAMES)

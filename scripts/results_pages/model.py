@@ -106,6 +106,9 @@ class Table:
     columns: tuple[tuple[str, str], ...]  # (header, what the column holds)
     ids: tuple[str, ...]
     row: Rows
+    # the rows of a measurement with no record yet (a page still being measured): where this is
+    # None, such a measurement has no row and only its command is listed under the table
+    pending: Callable[[str], list[list[str]]] | None = None
 
 
 # a part of a page: markdown text, a table, or markdown made from the records
@@ -114,11 +117,16 @@ Part = str | Table | Callable[[Records], str]
 
 @dataclass(frozen=True)
 class Page:
-    """A results page: its measurements and, in order, the parts its markdown is made of."""
+    """A results page: its measurements and, in order, the parts its markdown is made of. A
+    page `in_progress` is published while its measurements are still being taken (each is hours
+    of two cores, so they land over several sessions): it says so under its title, its tables
+    show the rows still to measure with the command that measures each, and it must drop the
+    flag once every measurement has a record (tests/test_results_pages.py checks both ways)."""
 
     name: str
     measurements: tuple[Measurement, ...]
     parts: tuple[Part, ...]
+    in_progress: bool = False
 
     def measurement(self, measurement_id: str) -> Measurement:
         for m in self.measurements:
