@@ -34,11 +34,15 @@ from typing import Any
 
 import numpy as np
 
-from huerta.agents.afterstate import KIND, ValueNetwork, heuristic_terms
+from huerta.agents.afterstate import KIND, ValueNetwork, heuristic_terms, result_value
 from huerta.agents.heuristics import heuristic_module, make_heuristic
+from huerta.agents.heuristics.mi_tierra import MiTierraHeuristic, Worths
+from huerta.agents.heuristics.mi_tierra.holdings import rounds_left
+from huerta.agents.heuristics.mi_tierra.turns import CONTINUED, best_unit
 from huerta.agents.search import SearchAgent
 from huerta.envs.core.policies import policy_action
 from huerta.envs.core.registry import get_game
+from huerta.envs.mi_tierra.actions import Decision
 from huerta.training.methods.afterstate import Afterstates, fit
 
 GAME = "mi_tierra"
@@ -97,22 +101,90 @@ def value_position(network: ValueNetwork, scale: float) -> Callable[[Any, int], 
     return value
 
 
-def make(code: str, seed: int, path: str) -> SearchAgent:
-    """`search`, or (`valued`) the search agent scoring its leaves by the value in `path`."""
+def position_logits(network: ValueNetwork, scale: float, states: list, me: int) -> np.ndarray:
+    """The network's win logit of each position for seat `me` (a finished game: its result)."""
+    module = heuristic_module(GAME)
+    values = np.empty(len(states))
+    rows, priors, open_at = [], [], []
+    for i, state in enumerate(states):
+        if state.is_terminal:
+            values[i] = result_value(state, me)
+            continue
+        prior, terms = heuristic_terms(module, state, me, scale)
+        rows.append(np.concatenate([state.observe(me), np.asarray(terms, np.float32)]))
+        priors.append(prior)
+        open_at.append(i)
+    if rows:
+        values[open_at] = network.logits(np.stack(rows), np.asarray(priors))
+    return values
+
+
+class ValuedDefault(MiTierraHeuristic):
+    """The heuristic with its placements and its whole-line decisions rated by the learned
+    value of the position each leaves (a placement: the next seat's turn; a market line: after
+    its sale), where the heuristic rates them by `position_value` of the projected round; the
+    single-unit decisions (one unit more in a sale, the Black Market, a re-roll, upkeep) stay
+    the heuristic's."""
+
+    def __init__(self, seed: int | None = None, network: ValueNetwork | None = None,
+                 scale: float = 1.0) -> None:
+        super().__init__(seed)
+        assert network is not None
+        self.network, self.scale = network, scale
+
+    def choose(self, state, me: int, legal: list[int]) -> list[int]:
+        if state.decision in (Decision.MARKET_SALE, Decision.BLACK_MARKET, Decision.REROLL,
+                              Decision.UPKEEP):
+            return super().choose(state, me, legal)
+        w = Worths(rounds_left(state))
+        lines, children = [], []
+        for action in legal:
+            child = state.clone()
+            child.apply(action)
+            line = [action]
+            if state.decision != Decision.PLACE:
+                while (not child.is_terminal and child.current_player == me
+                       and child.decision in CONTINUED and len(line) < 40):
+                    follow = (best_unit(child, me, w) if child.decision == Decision.MARKET_SALE
+                              else self.greedy_step(child, me, w))
+                    child.apply(follow)
+                    line.append(follow)
+            lines.append(line)
+            children.append(child)
+        values = position_logits(self.network, self.scale, children, me)
+        values += self.rng.random(len(values)) * 1e-6
+        self.first_values = dict(zip(legal, values.tolist(), strict=True))
+        return lines[int(np.argmax(values))]
+
+
+def make(code: str, seed: int, path: str):
+    """An agent of the trial: `search`; `heuristic`; `leaves` (the search agent scoring its
+    cut-off simulations by the value in `path`); `default` (the search agent whose default is
+    `ValuedDefault`); `both`; `greedy` (`ValuedDefault` alone, no search)."""
+    if code == "heuristic":
+        return make_heuristic(GAME, seed=seed)
+    scale = heuristic_module(GAME).SEARCH.margin_scale
+    network = ValueNetwork.load(path) if code != "search" else None
+    if code == "greedy":
+        return ValuedDefault(seed, network, scale)
     agent = SearchAgent(seed=seed, game=GAME)
-    if code == "valued":
-        agent.value = value_position(ValueNetwork.load(path), agent.scale)
+    if code in ("leaves", "both"):
+        agent.value = value_position(network, agent.scale)
+    if code in ("default", "both"):
+        agent.base = ValuedDefault(seed, network, scale)
     return agent
 
 
-def play_part(path: str, seed: int, games: list[int]) -> list[tuple[int, float]]:
-    """(game index, the valued seat's win share) of `games`, the valued seat rotating."""
+def play_part(path: str, seed: int, code: str, against: str,
+              games: list[int]) -> list[tuple[int, float]]:
+    """(game index, the win share of `code`'s seat) of `games` against `against`, the seats
+    rotating."""
     from huerta.training.evaluation.matches import play_game
 
     out = []
     for g in games:
         seat = g % 2
-        agents = [make("valued" if s == seat else "search", seed + 31 * g + s, path)
+        agents = [make(code if s == seat else against, seed + 31 * g + s, path)
                   for s in range(2)]
         _, state = play_game(GAME, agents, seed + g)
         win = 0.0
@@ -143,6 +215,11 @@ def main() -> None:
     parser.add_argument("--horizon", type=int, default=6,
                         help="turn boundaries ahead whose margin is the target")
     parser.add_argument("--epochs", type=int, default=15, help="epochs of the fit")
+    parser.add_argument("--agent", default="leaves",
+                        choices=["leaves", "default", "both", "greedy"],
+                        help="play: the trial's agent (see `make`)")
+    parser.add_argument("--against", default="search", choices=["search", "heuristic"],
+                        help="play: its opponent")
     parser.add_argument("--results", default="mt-games.jsonl",
                         help="play: one line a game; a second run plays only the games it lacks")
     args = parser.parse_args()
@@ -174,14 +251,15 @@ def main() -> None:
         todo = [part for part in ([g for g in job if g not in done] for job in jobs) if part]
         with (multiprocessing.get_context("spawn").Pool(args.workers) as pool,
               open(args.results, "a") as out):
-            for part in pool.imap_unordered(partial(play_part, args.model, args.seed), todo):
+            for part in pool.imap_unordered(partial(play_part, args.model, args.seed,
+                                                    args.agent, args.against), todo):
                 for g, win in part:
                     done[g] = win
                     out.write(json.dumps({"game": g, "win": win}) + "\n")
                 out.flush()
                 wins = sum(done.values())
                 low, high = wilson(wins, len(done))
-                print(f"{len(done)} games: valued search {wins / len(done):.1%} "
+                print(f"{len(done)} games: {args.agent} {wins / len(done):.1%} "
                       f"[{low:.1%}, {high:.1%}] ({time.time() - began:.0f} s)", flush=True)
 
 if __name__ == "__main__":
