@@ -256,3 +256,17 @@ def test_a_baseline_reads_its_run_and_one_row_per_agent_it_trained(tmp_path):
     # every game's page has a row for each method that applies to it
     assert [m.id for m in baselines.methods_of("mi_tierra")] == [
         "ppo-random", "ppo-imitation", "rllib"]
+
+
+def test_a_baseline_not_measured_yet_has_the_rows_its_run_will_give():
+    """A page being measured shows each method's rows before its run: the afterstate run's two
+    (the value alone and the learned search), each with its training command and no figures."""
+    from results_pages import baselines
+
+    value, searched = baselines.pending_rows("alpujarras", "afterstate-alpujarras")
+    assert value[0] == "afterstate value" and searched[0] == baselines.LEARNED_SEARCH
+    assert value[1] == "`huerta train alpujarras --method afterstate --seed 0`"
+    assert all(len(row) == len(baselines.COLUMNS) and set(row[2:]) == {"-"}
+               for row in (value, searched))
+    (rllib,) = baselines.pending_rows("mi_tierra", "rllib-mi_tierra")
+    assert rllib[:2] == ["RLlib PPO", "`huerta train mi_tierra --backend rllib --seed 0`"]

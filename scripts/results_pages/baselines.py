@@ -186,10 +186,9 @@ def baseline_rows(record: Record) -> list[list[str]]:
     return agent_rows(method, figures["game"], cells)
 
 
-def pending_rows(measurement_id: str) -> list[list[str]]:
+def pending_rows(game: str, measurement_id: str) -> list[list[str]]:
     """The rows of a run not measured yet: what it will train, with every figure to come."""
-    method_id, _, game = measurement_id.rpartition("-")
-    method = next(m for m in METHODS if m.id == method_id)
+    method = next(m for m in METHODS if f"{m.id}-{game}" == measurement_id)
     return agent_rows(method, game, lambda agent: ["-"] * (2 + len(OPPONENTS)))
 
 
@@ -248,7 +247,7 @@ def page(game: str) -> Page:
          "rung). A new method is placed among them by training it the same way and playing "
          "the same tournaments (the commands under the table); see [how to read a figure]"
          "(index.md#how-to-read-a-figure).",
-         Table(COLUMNS, ids, baseline_rows, pending=pending_rows),
+         Table(COLUMNS, ids, baseline_rows, pending=partial(pending_rows, game)),
          "\n".join(f"- {note}" for note in notes),
          f"Every row is measured again by `python scripts/results.py baselines-{game} --only "
          f"ID` (IDs as listed under the table), or all of them by `python scripts/results.py "
