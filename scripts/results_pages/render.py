@@ -39,7 +39,7 @@ def progress_notice(page: Page, records: Records) -> str:
     done = sum(m.id in records for m in page.measurements)
     return (f"**Being measured**: {done} of {len(page.measurements)} measurements have a "
             "record. Each is a training run and its tournaments, up to hours of two cores, so "
-            "they land a few at a time; the rows marked *not measured yet* wait for theirs, "
+            f"they land a few at a time; the rows marked {PENDING} wait for theirs, "
             "and the command that measures each is listed under the table.")
 
 
@@ -51,12 +51,14 @@ def table_markdown(page: Page, table: Table, records: Records,
     listed = set() if listed is None else listed
     headers = [header for header, _ in table.columns] + ["measured"]
     lines = ["| " + " | ".join(headers) + " |", "|" + "---|" * len(headers)]
+    pending_shown = False
     for measurement_id in table.ids:
         record = records.get(measurement_id)
         if record is not None:
             rows, measured = table.row(record), measured_cell(record)
         else:  # a page being measured shows what is still to come, where the table says how
             rows, measured = (table.pending(measurement_id) if table.pending else []), PENDING
+            pending_shown = pending_shown or bool(rows)
         for cells in rows:
             if len(cells) != len(table.columns):
                 raise ValueError(f"{page.name}/{measurement_id}: a row of {len(cells)} cells "
@@ -64,7 +66,7 @@ def table_markdown(page: Page, table: Table, records: Records,
             lines.append("| " + " | ".join([*cells, measured]) + " |")
     legend = "; ".join(f"{header}: {meaning}" for header, meaning in table.columns)
     measured_legend = MEASURED_LEGEND + (f"; {PENDING}: a row the page still waits for"
-                                         if any(PENDING in line for line in lines) else "")
+                                         if pending_shown else "")
     items = [f"- `{measurement_id}`: as above." if measurement_id in listed
              else provenance(page, measurement_id, records.get(measurement_id))
              for measurement_id in table.ids]
