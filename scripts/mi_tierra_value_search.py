@@ -1,11 +1,12 @@
 """A trial of a learned value for Mi Tierra's search agent: its cut-off simulations scored by a
 network fitted to heuristic games, instead of the logistic of the heuristic's margin.
 
-Mi Tierra's learned agent is a policy network (PPO after imitation), below the search rung.
-Finca's and Alpujarras' learned searches beat the search rung with an afterstate value; Mi
-Tierra's heuristic judges one decision at a time (no `afterstate_turn`), so the package has no
-afterstate agent for it, and this script tries the part that needs none, the value at the
-leaves (Finca's `{"base": "heuristic", "leaves": "value"}`), before any package code changes:
+Written when Mi Tierra's heuristic declared no `afterstate_turn`, so the package had no
+afterstate agent for it: this script tried the part that needs none, the value at the leaves
+(Finca's `{"base": "heuristic", "leaves": "value"}`). Mi Tierra now has the afterstate agent and
+the learned search (`huerta train mi_tierra --method afterstate` records and fits the same way);
+the script keeps the trial reproducible, and `play --agent greedy|default|both` plays the
+package's agents over the trial's value:
 
     python scripts/mi_tierra_value_search.py record --games 2000 --seed 0   # mt-data.npz
     python scripts/mi_tierra_value_search.py fit                            # mt-value.npz
@@ -34,15 +35,12 @@ from typing import Any
 
 import numpy as np
 
-from huerta.agents.afterstate import KIND, ValueNetwork, heuristic_terms, result_value
+from huerta.agents.afterstate import KIND, AfterstateAgent, ValueNetwork, heuristic_terms
 from huerta.agents.heuristics import heuristic_module, make_heuristic
-from huerta.agents.heuristics.mi_tierra import MiTierraHeuristic, Worths
-from huerta.agents.heuristics.mi_tierra.holdings import rounds_left
-from huerta.agents.heuristics.mi_tierra.turns import CONTINUED, best_unit
+from huerta.agents.learned_search import LearnedSearchAgent, SearchConfig
 from huerta.agents.search import SearchAgent
 from huerta.envs.core.policies import policy_action
 from huerta.envs.core.registry import get_game
-from huerta.envs.mi_tierra.actions import Decision
 from huerta.training.methods.afterstate import Afterstates, fit
 
 GAME = "mi_tierra"
@@ -101,77 +99,26 @@ def value_position(network: ValueNetwork, scale: float) -> Callable[[Any, int], 
     return value
 
 
-def position_logits(network: ValueNetwork, scale: float, states: list, me: int) -> np.ndarray:
-    """The network's win logit of each position for seat `me` (a finished game: its result)."""
-    module = heuristic_module(GAME)
-    values = np.empty(len(states))
-    rows, priors, open_at = [], [], []
-    for i, state in enumerate(states):
-        if state.is_terminal:
-            values[i] = result_value(state, me)
-            continue
-        prior, terms = heuristic_terms(module, state, me, scale)
-        rows.append(np.concatenate([state.observe(me), np.asarray(terms, np.float32)]))
-        priors.append(prior)
-        open_at.append(i)
-    if rows:
-        values[open_at] = network.logits(np.stack(rows), np.asarray(priors))
-    return values
-
-
-class ValuedDefault(MiTierraHeuristic):
-    """The heuristic with its placements and its whole-line decisions rated by the learned
-    value of the position each leaves (a placement: the next seat's turn; a market line: after
-    its sale), where the heuristic rates them by `position_value` of the projected round; the
-    single-unit decisions (one unit more in a sale, the Black Market, a re-roll, upkeep) stay
-    the heuristic's."""
-
-    def __init__(self, seed: int | None = None, network: ValueNetwork | None = None,
-                 scale: float = 1.0) -> None:
-        super().__init__(seed)
-        assert network is not None
-        self.network, self.scale = network, scale
-
-    def choose(self, state, me: int, legal: list[int]) -> list[int]:
-        if state.decision in (Decision.MARKET_SALE, Decision.BLACK_MARKET, Decision.REROLL,
-                              Decision.UPKEEP):
-            return super().choose(state, me, legal)
-        w = Worths(rounds_left(state))
-        lines, children = [], []
-        for action in legal:
-            child = state.clone()
-            child.apply(action)
-            line = [action]
-            if state.decision != Decision.PLACE:
-                while (not child.is_terminal and child.current_player == me
-                       and child.decision in CONTINUED and len(line) < 40):
-                    follow = (best_unit(child, me, w) if child.decision == Decision.MARKET_SALE
-                              else self.greedy_step(child, me, w))
-                    child.apply(follow)
-                    line.append(follow)
-            lines.append(line)
-            children.append(child)
-        values = position_logits(self.network, self.scale, children, me)
-        values += self.rng.random(len(values)) * 1e-6
-        self.first_values = dict(zip(legal, values.tolist(), strict=True))
-        return lines[int(np.argmax(values))]
-
-
 def make(code: str, seed: int, path: str):
     """An agent of the trial: `search`; `heuristic`; `leaves` (the search agent scoring its
-    cut-off simulations by the value in `path`); `default` (the search agent whose default is
-    `ValuedDefault`); `both`; `greedy` (`ValuedDefault` alone, no search)."""
+    cut-off simulations by the value in `path`, half the two seats' logit difference); the
+    package's agents over the same value, now that Mi Tierra's heuristic declares
+    `afterstate_turn`: `greedy` (the afterstate agent, no search), `default` (the learned
+    search with the afterstate agent's default and the margin at its leaves) and `both` (its
+    default and the value's win chance at its leaves, what `learned:PATH` plays)."""
     if code == "heuristic":
         return make_heuristic(GAME, seed=seed)
-    scale = heuristic_module(GAME).SEARCH.margin_scale
-    network = ValueNetwork.load(path) if code != "search" else None
+    if code == "search":
+        return SearchAgent(seed=seed, game=GAME)
+    network = ValueNetwork.load(path)
     if code == "greedy":
-        return ValuedDefault(seed, network, scale)
-    agent = SearchAgent(seed=seed, game=GAME)
-    if code in ("leaves", "both"):
-        agent.value = value_position(network, agent.scale)
+        return AfterstateAgent(seed=seed, network=network, game=GAME)
     if code in ("default", "both"):
-        agent.base = ValuedDefault(seed, network, scale)
+        config = SearchConfig.of(GAME, {"search": {"leaves": "value" if code == "both"
+                                                   else "margin"}})
+        return LearnedSearchAgent(seed=seed, network=network, game=GAME, config=config)
+    agent = SearchAgent(seed=seed, game=GAME)
+    agent.value = value_position(network, agent.scale)
     return agent
 
 

@@ -255,7 +255,7 @@ def test_a_baseline_reads_its_run_and_one_row_per_agent_it_trained(tmp_path):
     assert [cell.split()[0] for cell in searched[4:]] == ["100.0%", "80.0%", "50.0%"]
     # every game's page has a row for each method that applies to it
     assert [m.id for m in baselines.methods_of("mi_tierra")] == [
-        "ppo-random", "ppo-imitation", "rllib"]
+        "ppo-random", "ppo-imitation", "afterstate", "rllib"]
 
 
 def test_a_baseline_not_measured_yet_has_the_rows_its_run_will_give():

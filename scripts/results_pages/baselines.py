@@ -62,25 +62,32 @@ METHODS = (
 )
 LEARNED_SEARCH = "learned search"  # the second row of the afterstate run
 SEARCH_AGENT = "learned:search-model.npz"
-# the games whose heuristic plans a turn's afterstates (`afterstate_turn`), which the afterstate
-# method needs; Mi Tierra's does not
-AFTERSTATE_GAMES = ("finca", "alpujarras")
+
+
+def has_afterstates(game: str) -> bool:
+    """Whether the game's heuristic declares `afterstate_turn` (its choice of a turn or a
+    decision by the positions it leaves), which the afterstate method needs."""
+    from huerta.agents.afterstate import afterstate_games
+
+    return game in afterstate_games()
 
 
 def methods_of(game: str) -> tuple[Method, ...]:
-    return tuple(m for m in METHODS if m.id != "afterstate" or game in AFTERSTATE_GAMES)
+    return tuple(m for m in METHODS if m.id != "afterstate" or has_afterstates(game))
 
 
 def shipped_search_settings(game: str) -> str:
     """The search settings of the game's shipped learned model (its `about["search"]`), as
-    the JSON scripts/value_with_search.py takes: the learned search row plays what ships."""
+    the JSON scripts/value_with_search.py takes: the learned search row plays what ships. A
+    shipped model that declares none (Mi Tierra's policy network) gives `{}`: the learned
+    search with the game's search settings, its default and leaves the value's."""
     import numpy as np
 
     from huerta.agents.learned import shipped_model
 
     with np.load(shipped_model(game, 2), allow_pickle=False) as data:
-        settings = json.loads(str(data["about"]))["search"]
-    return json.dumps(settings, separators=(", ", ": "))
+        about = json.loads(str(data["about"])) if "about" in data.files else {}
+    return json.dumps(about.get("search", {}), separators=(", ", ": "))
 
 
 def tournament_command(game: str, agent: str, opponent: str, games: int) -> str:
@@ -214,13 +221,15 @@ NOTES = {
     "heuristic's games (behaviour cloning), `huerta train`'s default for Mi Tierra.",
     "afterstate": "**afterstate value**: a network fitted on 2,000 of the heuristic's games to "
     "the chance that each turn's afterstate wins, played by the heuristic's one-turn search "
-    "over the turns it considers (a step of policy improvement over the heuristic); "
-    "`huerta train`'s default for Finca and Alpujarras.",
+    "over the turns it considers (in Mi Tierra, over the choices of one decision: a "
+    "placement, or the line a market turn starts); a step of policy improvement over the "
+    "heuristic, `huerta train`'s default for Finca and Alpujarras.",
     "learned search": "**learned search**: the afterstate value driving the search agent "
     "(truncated rollouts compared by sequential halving, the value's choice as the default "
     "and its win chance scoring cut-off simulations), with the settings the shipped model "
-    "declares; the shipped `learned` agent of Finca and Alpujarras is this, trained by the "
-    "same command ([the learned search](../learned-search.md)).",
+    "declares (where it declares none, as Mi Tierra's policy network, the game's search "
+    "settings: `{}`); the shipped `learned` agent of Finca and Alpujarras is this, trained by "
+    "the same command ([the learned search](../learned-search.md)).",
     "rllib": "**RLlib PPO**: masked self-play PPO on Ray RLlib (the `ray` extra), its env "
     "runners one per core, from random weights.",
 }
@@ -229,13 +238,12 @@ NOTES = {
 def page(game: str) -> Page:
     methods = methods_of(game)
     notes = [NOTES[m.id] for m in methods]
-    if game in AFTERSTATE_GAMES:
+    if has_afterstates(game):
         notes.insert(3, NOTES["learned search"])
     else:
-        notes.append(f"There is no afterstate row: {game_name(game)}'s heuristic does not "
-                     "enumerate a turn's afterstates (its plan is built move by move), which "
-                     "the afterstate method and the learned search need; `huerta train "
-                     f"{game} --method afterstate` refuses it.")
+        notes.append(f"There is no afterstate row: {game_name(game)}'s heuristic declares no "
+                     "`afterstate_turn`, which the afterstate method and the learned search "
+                     f"need; `huerta train {game} --method afterstate` refuses it.")
     ids = tuple(f"{m.id}-{game}" for m in methods)
     return Page(
         f"baselines-{game}",

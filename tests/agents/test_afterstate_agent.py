@@ -1,6 +1,6 @@
 """The afterstate agent (agents/afterstate.py): the heuristic's search judged by a value network;
-with an untrained network it follows the heuristic's margin, it plays legal games of every
-player count, replays with its seed, and its files are checked and refused by name."""
+with an untrained network it follows the heuristic's margin, it plays legal games of every game
+and player count, replays with its seed, and its files are checked and refused by name."""
 
 from __future__ import annotations
 
@@ -46,7 +46,7 @@ def _mid_game(game: str, players: int, seed: int, moves: int):
     return state
 
 
-@pytest.mark.parametrize("game", ["finca", "alpujarras"])
+@pytest.mark.parametrize("game", ["finca", "alpujarras", "mi_tierra"])
 def test_an_untrained_value_ranks_positions_by_the_heuristics_margin(game):
     module = heuristic_module(game)
     scale = margin_scale(game)
@@ -97,7 +97,8 @@ def test_finished_solo_games_are_judged_on_the_scale_of_unfinished_ones():
 
 
 @pytest.mark.parametrize("game, players", [("finca", 2), ("finca", 3), ("alpujarras", 2),
-                                           ("alpujarras", 4), ("alpujarras", 1)])
+                                           ("alpujarras", 4), ("alpujarras", 1),
+                                           ("mi_tierra", 2), ("mi_tierra", 4)])
 def test_the_agent_plays_legal_games_and_replays_with_its_seed(game, players):
     value = network(game, players)
 
@@ -144,8 +145,9 @@ def test_value_files_round_trip_and_bad_ones_are_refused(tmp_path):
     wrong = [(np.zeros((5, 2)), np.zeros(2))]
     with pytest.raises(InvalidConfigError, match=r"layer 0 has weights \(5, 2\)"):
         ValueNetwork(wrong, value.about)
-    with pytest.raises(InvalidConfigError, match="no afterstate agent for game 'mi_tierra'"):
-        margin_scale("mi_tierra")
+    with pytest.raises(InvalidConfigError, match="no afterstate agent for game 'chess'; games "
+                                                 "with one: finca, alpujarras, mi_tierra"):
+        margin_scale("chess")
 
 
 def test_learned_plays_a_value_file_and_refuses_search_over_it(tmp_path):
@@ -192,3 +194,63 @@ def test_alpujarras_turns_are_judged_on_the_positions_they_reach(seed):
         replay.apply(a)
     assert plan[-1] == END_TURN  # the whole turn is planned (no hidden draw on the way)
     assert value(replay) == best[0]
+
+
+def test_mi_tierra_decisions_are_judged_on_the_positions_their_lines_reach():
+    """Mi Tierra's afterstate agent chooses one decision at a time, as its heuristic does: a
+    placement by the position it leaves, any other decision by the end of the line it starts
+    (a market turn through its sale), the best the judge rates; a single-unit decision (a sale's
+    next unit, the Black Market, a re-roll, upkeep) is the heuristic's, the judge not asked."""
+    import hashlib
+
+    from huerta.agents.heuristics import mi_tierra as M
+    from huerta.agents.heuristics.mi_tierra.turns import CONTINUED, UNIT_DECISIONS
+    from huerta.envs.mi_tierra.actions import Decision
+
+    def value(s) -> float:  # a different, arbitrary value for every position
+        key = s.observe(0).tobytes() + bytes([s.steps % 256, s.current_player])
+        return int.from_bytes(hashlib.sha256(key).digest()[:6], "big")
+
+    judged: list[list] = []
+
+    def judge(states):
+        judged.append(states)
+        return np.array([value(s) for s in states], dtype=float)
+
+    seen = set()
+    for seed in range(3):
+        state = get_game("mi_tierra").new_game(2, seed=seed)
+        players = [M.MiTierraHeuristic(seed=seed + s) for s in range(2)]
+        while not state.is_terminal:
+            me, legal = state.current_player, state.legal_list()
+            if len(legal) > 1:
+                judged.clear()
+                plan = M.afterstate_turn(state.clone(), me, judge, np.random.default_rng(0))
+                assert plan and plan[0] in legal
+                if state.decision in UNIT_DECISIONS:
+                    heuristic = M.MiTierraHeuristic(seed=0).choose(state.clone(), me, legal)
+                    assert plan == heuristic and not judged
+                else:
+                    (positions,) = judged
+                    assert len(positions) == len(legal)  # every legal action's line judged
+                    replay = state.clone()
+                    for action in plan:
+                        replay.apply(action)
+                    assert value(replay) == max(value(s) for s in positions)
+                    if state.decision == Decision.PLACE:
+                        assert len(plan) == 1
+                    else:  # the line goes on until the player's own decisions end
+                        assert (replay.is_terminal or replay.current_player != me
+                                or replay.decision not in CONTINUED)
+                seen.add(state.decision)
+            state.apply(policy_choice(players[me], state))
+    assert {Decision.PLACE, Decision.MARKET_TURN, Decision.MARKET_SALE} <= seen
+
+
+def policy_choice(agent, state) -> int:
+    """What `agent` plays at `state` (its view of it)."""
+    from huerta.envs.core.view import PlayerView
+
+    seat = state.current_player
+    return agent.decide({"observation": None, "action_mask": state.legal_mask()},
+                        PlayerView(state, seat))

@@ -23,7 +23,7 @@ from huerta.envs.core.registry import get_game
 from huerta.envs.core.view import PlayerView
 from huerta.training.evaluation.matches import play_game
 
-GAMES = ("finca", "alpujarras")  # the games whose learned agent is an afterstate value
+GAMES = ("finca", "alpujarras", "mi_tierra")  # the games with an afterstate agent
 
 
 def network(game: str, seed: int = 0, search: dict | None = None) -> ValueNetwork:

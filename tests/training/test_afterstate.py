@@ -42,7 +42,8 @@ def _same(a: Afterstates, b: Afterstates) -> bool:
                ("observations", "terms", "priors", "outcomes", "seats", "turns", "games"))
 
 
-@pytest.mark.parametrize("game, players", [("finca", 2), ("alpujarras", 3), ("alpujarras", 1)])
+@pytest.mark.parametrize("game, players", [("finca", 2), ("alpujarras", 3), ("alpujarras", 1),
+                                           ("mi_tierra", 2)])
 def test_every_turn_boundary_is_recorded_for_every_seat_with_the_games_result(game, players):
     data = record_chunk(game, players, 4, {}, 0, 2)
     assert set(np.unique(data.games)) == {0, 1}
@@ -145,31 +146,34 @@ def test_eval_points_are_a_quarter_a_half_and_all_in_whole_chunks():
     assert eval_points(1) == [1]
 
 
-def test_a_tiny_run_fits_evaluates_and_hands_back_a_value_learned_plays(tmp_path):
+@pytest.mark.parametrize("game", ["finca", "mi_tierra"])
+def test_a_tiny_run_fits_evaluates_and_hands_back_a_value_learned_plays(tmp_path, game):
     out = tmp_path / "run"
-    run = train(TrainConfig(game="finca", seed=3, out=str(out), **TINY))
+    method = "" if game == "finca" else " --method afterstate"  # Mi Tierra's default is ppo
+    run = train(TrainConfig(game=game, method="afterstate", seed=3, out=str(out), **TINY))
     rows = read_eval(run)
     assert [r["steps"] for r in rows] == [2, 4, 8]  # games recorded at each evaluation
     assert all(set(r) == {"steps", "games", "vs_random", "vs_heuristic"} for r in rows)
     assert json.loads((run / "config.json").read_text())["method"] == "afterstate"
     value = ValueNetwork.load(run / "best_policy.npz")
     trained = value.about["trained"]
-    assert trained["command"] == f"huerta train finca --seed 3 --value-games 8 --out {out}"
+    assert trained["command"] == (f"huerta train {game} --seed 3 --value-games 8{method} "
+                                  f"--out {out}")
     best = max(rows, key=lambda r: (r["vs_heuristic"], r["vs_random"]))
     assert trained["best_games"] == best["steps"]
     assert (run / "learning_curve.png").stat().st_size > 0
     report = json.loads((run / "afterstate.json").read_text())
     assert report["games"] == 8 and report["positions"] > 0
-    agents = [make_agent(f"learned:{run}", game="finca", seed=0),
-              make_agent("random", game="finca", seed=1)]
-    _, state = play_game("finca", agents, seed=1)
+    agents = [make_agent(f"learned:{run}", game=game, seed=0),
+              make_agent("random", game=game, seed=1)]
+    _, state = play_game(game, agents, seed=1)
     assert state.is_terminal
     # a finished run resumed does nothing again; a new one in its folder is refused
     stamp = (run / "best_policy.npz").stat().st_mtime_ns
-    train(TrainConfig(game="finca", out=str(out), progress=False), resume=True)
+    train(TrainConfig(game=game, out=str(out), progress=False), resume=True)
     assert len(read_eval(run)) == 3
     with pytest.raises(InvalidConfigError, match="already holds a run"):
-        train(TrainConfig(game="finca", out=str(out), **TINY))
+        train(TrainConfig(game=game, method="afterstate", out=str(out), **TINY))
     assert (run / "best_policy.npz").stat().st_mtime_ns >= stamp
 
 
@@ -197,7 +201,12 @@ def test_a_run_interrupted_while_recording_resumes_without_replaying(tmp_path, m
     assert [r["steps"] for r in read_eval(run)] == [40]
 
 
-def test_settings_of_the_other_method_are_refused_by_name(tmp_path, capsys):
+def test_settings_of_the_other_method_are_refused_by_name(tmp_path, capsys, monkeypatch):
+    from huerta.agents.heuristics import heuristic_module
+
+    TrainConfig(game="mi_tierra", method="afterstate").check()  # every game has the method
+    # a game whose heuristic declares no afterstate_turn (its turn search) is refused
+    monkeypatch.setattr(heuristic_module("mi_tierra"), "afterstate_turn", None)
     with pytest.raises(InvalidConfigError, match="method=afterstate: no afterstate agent for "
                                                  "mi_tierra"):
         TrainConfig(game="mi_tierra", method="afterstate").check()

@@ -22,9 +22,10 @@ def add_train(sub: Any) -> None:
         "train", help="train an agent: an afterstate value for the heuristic's search, or "
         "MaskablePPO self-play (or Ray RLlib: --backend rllib)",
         description="Train an agent with the game's method (--method): an afterstate value "
-        "learned from the heuristic's games and played by its one-turn search (Finca, "
-        "Alpujarras), the constants of the heuristic's solo value learned by the cross-entropy "
-        "method from games against Zara (the Alpujarras solo game), or MaskablePPO self-play "
+        "learned from the heuristic's games and played by its one-turn search (Finca's and "
+        "Alpujarras' default; Mi Tierra's with --method afterstate), the constants of the "
+        "heuristic's solo value learned by the cross-entropy method from games against Zara "
+        "(the Alpujarras solo game), or MaskablePPO self-play "
         "after imitating the heuristic (Mi Tierra; opponents drawn per episode from the "
         "learner's snapshots, the heuristic and random); checkpoints, TensorBoard logs, "
         "periodic evaluation and the best model go to --out. Settings: see TrainConfig in "
@@ -48,8 +49,9 @@ def add_train(sub: Any) -> None:
     train.add_argument("--method", choices=("ppo", "afterstate", "cem"), default=None,
                        help="ppo: MaskablePPO self-play (Mi Tierra's default); afterstate: the "
                        "heuristic's one-turn search judged by a value learned from its games "
-                       "(Finca's and Alpujarras' default); cem: the solo heuristic's value "
-                       "constants learned from games against Zara (alpujarras-solo's default)")
+                       "(Finca's and Alpujarras' default, any game); cem: the solo "
+                       "heuristic's value constants learned from games against Zara "
+                       "(alpujarras-solo's default)")
     train.add_argument("--value-games", type=int_range(1, MAX_RECORDED_GAMES), default=None,
                        metavar="N",
                        help="with --method afterstate: heuristic games recorded (default "

@@ -20,15 +20,15 @@ The plan, in the words of a player at the table:
 
 The package declares the `Heuristic` members (`huerta.agents.heuristics.protocol`), one concern
 a module: `fields` (the farm), `holdings` (what goods and holdings are worth), `projection` (the
-rest of the round), `value` (`position_value`), `turns` (the choices of one decision) and `agent`
-(`MiTierraHeuristic`).
+rest of the round), `value` (`position_value`), `turns` (the choices of one decision, and
+`afterstate_turn`, the same choices rated by a learned value) and `agent` (`MiTierraHeuristic`).
 """
 
 from ..protocol import SearchSettings
 from .agent import MiTierraHeuristic
 from .holdings import Holdings, Worths, holdings_value, rounds_left
 from .projection import project
-from .turns import best_unit, placement_gains, unit_margins
+from .turns import afterstate_turn, best_unit, placement_gains, unit_margins
 from .value import position_value
 
 AGENT = MiTierraHeuristic
@@ -36,8 +36,9 @@ AGENT = MiTierraHeuristic
 SEARCH = SearchSettings(margin_scale=30.0, simulations=24, horizon=3, width=6)
 solo_value = None  # Mi Tierra has no solo game
 stalled = None  # every Mi Tierra position goes on
-complete_turns = None  # the agent judges one decision at a time, not complete turns
-afterstate_turn = None  # no afterstate agent for Mi Tierra
+# the agent judges one decision at a time (a placement, or the line a market turn starts), not
+# complete turns; the afterstate agent judges the same choices by their positions
+complete_turns = None
 
 __all__ = [
     "AGENT", "SEARCH", "Holdings", "MiTierraHeuristic", "Worths", "afterstate_turn",

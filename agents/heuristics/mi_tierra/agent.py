@@ -23,17 +23,18 @@ from __future__ import annotations
 import numpy as np
 
 from huerta.envs.core.view import PlayerView
-from huerta.envs.mi_tierra import components as C
-from huerta.envs.mi_tierra.actions import (
-    CHOICE0,
-    PASS,
-    Decision,
-)
+from huerta.envs.mi_tierra.actions import PASS, Decision
 from huerta.envs.mi_tierra.state import MiTierraState
 
 from ...base import TurnPlanner
-from .holdings import WORKER_NET, WORKER_USE, Worths, rounds_left
-from .turns import CONTINUED, MIN_PLACEMENT_GAIN, best_unit, placement_gains
+from .holdings import Worths, rounds_left
+from .turns import (
+    MIN_PLACEMENT_GAIN,
+    UNIT_DECISIONS,
+    follow_line,
+    placement_gains,
+    unit_choice,
+)
 from .value import position_value
 
 
@@ -65,52 +66,14 @@ class MiTierraHeuristic(TurnPlanner):
             action = legal[best]
             return [action if gains[action] >= MIN_PLACEMENT_GAIN else PASS]
         w = Worths(rounds_left(state))
-        if decision in (Decision.MARKET_SALE, Decision.BLACK_MARKET):
-            return [best_unit(state, me, w)]
-        if decision == Decision.REROLL:
-            return [self._reroll(state, me, w)]
-        if decision == Decision.UPKEEP:  # keep a worker that earns more than its upkeep
-            keep = WORKER_USE + WORKER_NET * w.capital - C.UPKEEP_PER_EXTRA
-            return [PASS if PASS in legal and keep >= 0 else CHOICE0]
+        if decision in UNIT_DECISIONS:
+            return [unit_choice(state, me, legal, w)]
         noise = self.rng.random(len(legal)) * 1e-6
         best_value, best_line = -np.inf, [legal[0]]
         for k, action in enumerate(legal):
-            child = state.clone()
-            child.apply(action)
-            line = [action]
-            while (not child.terminal and child.current_player == me
-                   and child.decision in CONTINUED and len(line) < 40):
-                follow = (best_unit(child, me, w) if child.decision == Decision.MARKET_SALE
-                          else self.greedy_step(child, me, w))
-                child.apply(follow)
-                line.append(follow)
+            line, child = follow_line(state, me, action, w)
             value = position_value(child, me, w) + noise[k]
             self.first_values[action] = value
             if value > best_value:
                 best_value, best_line = value, line
         return best_line
-
-    @staticmethod
-    def greedy_step(state: MiTierraState, me: int, w: Worths) -> int:
-        """The best single action by `position_value` (no further lookahead)."""
-        best_value, best = -np.inf, PASS
-        for action in state.legal_list():
-            child = state.clone()
-            child.apply(action)
-            value = position_value(child, me, w)
-            if value > best_value:
-                best_value, best = value, action
-        return best
-
-    @staticmethod
-    def _reroll(state: MiTierraState, me: int, w: Worths) -> int:
-        """Studies: roll again when the average of the six faces is worth more than the face
-        rolled (the projection reads the pending face)."""
-        kept = state.die_face
-        keep_value = position_value(state, me, w)
-        total = 0.0
-        for face in range(1, C.DIE_FACES + 1):
-            state.die_face = face
-            total += position_value(state, me, w)
-        state.die_face = kept
-        return CHOICE0 if total / C.DIE_FACES > keep_value + 1e-9 else PASS
