@@ -5,7 +5,7 @@
     .venv/bin/python scripts/reference_ladder.py --game finca --players 2 --rungs search \\
         --games 400 --workers 2                                       # add one rung
     .venv/bin/python scripts/reference_ladder.py --game finca --players 2 --rungs search \
-        --games 200 --only-below --workers 2                          # against the heuristic only
+        --games 200 --only-below --workers 2                          # the rung below alone
     .venv/bin/python scripts/reference_ladder.py --game finca --players 2 --rungs learned \
         --games 200 --against search --workers 2                      # a rung above search
 
@@ -15,9 +15,10 @@ the rung just below it in the ladder (or the rungs `--against` names), whose rat
 their reference values, and its fitted rating, 95% interval, game count, opponents, version and
 date are written into the ladder file, which keeps the rungs in ladder order. Rungs are
 measured in the order given, so `--rungs heuristic search` measures search against the
-heuristic's new rating. In the solo game (alpujarras with 1 player) each rung's win rate against
-Zara on the published deals is kept instead. The file is rewritten (atomically) after every
-rung, so an interrupted run keeps what it measured.
+heuristic's new rating. Each entry keeps the command that measures it again, naming the
+opponents it was measured against. In the solo game (alpujarras with 1 player) each rung's win
+rate against Zara on the published deals is kept instead. The file is rewritten (atomically)
+after every rung, so an interrupted run keeps what it measured.
 """
 
 from __future__ import annotations
@@ -74,11 +75,13 @@ def as_rung(code: str, entry: dict[str, Any]) -> Rung:
 
 
 def remeasure_command(game: str, players: int, code: str, games: int, workers: int,
-                      only_below: bool, against: list[str] | None = None) -> str:
-    """The command that measures this one rung again (the ladder test quotes it)."""
+                      against: list[str] | None = None) -> str:
+    """The command that measures this one rung again (the ladder test quotes it). It names the
+    opponents the rung was measured against (`--against`) wherever they were chosen rather than
+    the default, so that it plays the same rungs after others are added: `--only-below` picks
+    the rung just below in ladder order, which changes when a rung is measured between them."""
     words = ["scripts/reference_ladder.py", "--game", game, "--players", str(players),
              "--rungs", code, "--games", str(games), "--workers", str(workers)]
-    words += ["--only-below"] if only_below else []
     words += ["--against", *against] if against else []
     return " ".join(shlex.quote(w) for w in words)
 
@@ -110,8 +113,7 @@ def measure(game: str, players: int, code: str, entries: dict[str, Any], games: 
     opponents, the commit and the command that measures it again."""
     facts = {"version": agent_identity(code, game).version, "date": date.today().isoformat(),
              "commit": git_commit(),
-             "command": remeasure_command(game, players, code, games, workers, only_below,
-                                          against)}
+             "command": remeasure_command(game, players, code, games, workers)}
     if players == 1:
         result = benchmark(game, code, players=1, games=games, seed=seed, workers=workers,
                            db=db, progress=True, rungs=[], full=True)
@@ -132,6 +134,8 @@ def measure(game: str, players: int, code: str, entries: dict[str, Any], games: 
                              f"{players} players other than {code} (measured: "
                              f"{', '.join(c for c in entries if c != code)})")
         opponents = list(dict.fromkeys(against))
+    if only_below or against:
+        facts["command"] = remeasure_command(game, players, code, games, workers, opponents)
     rungs = [as_rung(c, entries.get(c, {})) for c in opponents]
     result = benchmark(game, code, players=players, games=games, seed=seed, workers=workers,
                        db=db, progress=True, rungs=rungs, full=True)

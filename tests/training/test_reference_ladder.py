@@ -35,3 +35,17 @@ def test_an_unmeasured_rung_to_play_against_is_refused(tmp_path):
         reference_ladder.main(["--game", "finca", "--players", "2", "--rungs", "random",
                                "heuristic", "--games", "2", "--against", "search",
                                "--out", str(out)])
+
+
+def test_a_rung_measured_against_the_one_below_records_it_by_name(tmp_path):
+    """`--only-below` plays the rung just below in ladder order; the entry's command names that
+    rung, so it measures the same games after a rung is added in between."""
+    out = tmp_path / "ladder.json"
+    assert reference_ladder.main(["--game", "finca", "--players", "2", "--rungs", "random",
+                                  "heuristic", "--games", "2", "--out", str(out)]) == 0
+    assert reference_ladder.main(["--game", "finca", "--players", "2", "--rungs", "learned",
+                                  "--games", "2", "--only-below", "--out", str(out)]) == 0
+    learned = json.loads(out.read_text())["ladders"]["finca"]["2"]["learned"]
+    assert learned["opponents"] == ["heuristic"]
+    assert learned["command"].endswith("--against heuristic")
+    assert "--only-below" not in learned["command"]
