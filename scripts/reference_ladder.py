@@ -77,9 +77,9 @@ def as_rung(code: str, entry: dict[str, Any]) -> Rung:
 def remeasure_command(game: str, players: int, code: str, games: int, workers: int,
                       against: list[str] | None = None) -> str:
     """The command that measures this one rung again (the ladder test quotes it). It names the
-    opponents the rung was measured against (`--against`) wherever they were chosen rather than
-    the default, so that it plays the same rungs after others are added: `--only-below` picks
-    the rung just below in ladder order, which changes when a rung is measured between them."""
+    opponents the rung was measured against (`--against`), so that it plays the same rungs after
+    others are added: by default and with `--only-below` the opponent is the rung just below in
+    ladder order, which changes when a rung is measured between them."""
     words = ["scripts/reference_ladder.py", "--game", game, "--players", str(players),
              "--rungs", code, "--games", str(games), "--workers", str(workers)]
     words += ["--against", *against] if against else []
@@ -134,8 +134,7 @@ def measure(game: str, players: int, code: str, entries: dict[str, Any], games: 
                              f"{players} players other than {code} (measured: "
                              f"{', '.join(c for c in entries if c != code)})")
         opponents = list(dict.fromkeys(against))
-    if only_below or against:
-        facts["command"] = remeasure_command(game, players, code, games, workers, opponents)
+    facts["command"] = remeasure_command(game, players, code, games, workers, opponents)
     rungs = [as_rung(c, entries.get(c, {})) for c in opponents]
     result = benchmark(game, code, players=players, games=games, seed=seed, workers=workers,
                        db=db, progress=True, rungs=rungs, full=True)

@@ -23,6 +23,7 @@ def test_a_rung_is_measured_against_the_rungs_named(tmp_path, capsys):
                                   "--out", str(out)]) == 0
     entries = json.loads(out.read_text())["ladders"]["finca"]["2"]
     assert entries["heuristic"]["opponents"] == ["random"]  # by default: random and the one below
+    assert entries["heuristic"]["command"].endswith("--against random")
     learned = entries["learned"]
     assert learned["opponents"] == ["heuristic"] and learned["games"] == 2
     assert learned["command"].endswith("--against heuristic")
