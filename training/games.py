@@ -36,11 +36,6 @@ GAMES: dict[str, TrainingFacts] = {
         # time, while the learner lost every evaluation against it either way
         pool={"heuristic": 0.01, "random": 0.29},
     ),
-    # `huerta train mi_tierra` learns the heuristic's value: searched with it, it won 60.5% of
-    # 200 games against the search rung, where PPO after imitation won 33.5% (the baselines
-    # page). Measured at 2 players only: `--players 3` and 4 keep PPO, and the shipped
-    # 2-player value sits at the bigger tables
-    "mi_tierra": TrainingFacts(methods={2: "afterstate"}),
 }
 
 
