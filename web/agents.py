@@ -3,8 +3,9 @@
 The page takes two kinds of code and nothing else:
 
 - registry codes that name no file: `random`, `heuristic`, `mcts[:BUDGET[:ROLLOUT]]`,
-  `search[:BUDGET]`, `learned` (the shipped model) and `learned:search[:SAMPLES]`, with every
-  budget capped so that one decision thinks at most `MAX_DECISION_SECONDS`;
+  `search[:BUDGET]` and `learned` (the shipped model), with every budget capped so that one
+  decision thinks at most `MAX_DECISION_SECONDS` (`learned:search[:SAMPLES]`, rollouts of a
+  shipped policy network, is capped too, and refused while every shipped model is a value);
 - `run:ID`, the exported model (`best_policy.npz`) of a run the server itself lists under its
   runs folder (`RunsFolder.models`): numpy arrays and JSON, read with `allow_pickle=False`.
 
@@ -50,8 +51,7 @@ WEB_USAGE = {
     "mcts": f"mcts, mcts:ITERATIONS (at most {MCTS_MAX_ITERATIONS:,}), mcts:SECONDSs (at most "
     f"{MAX_DECISION_SECONDS:g}s), mcts:BUDGET:ROLLOUT with ROLLOUT random or heuristic",
     "search": "search, search:SIMULATIONS or search:SECONDSs (at most 1s)",
-    "learned": "learned (the shipped model), learned:search or learned:search:SAMPLES (at most "
-    f"{LEARNED_SEARCH_MAX_SAMPLES})",
+    "learned": "learned (the shipped model)",
     "run": "run:ID, the exported model (best_policy.npz) of a run listed under Results",
 }
 EXAMPLES = ("random", "heuristic", "learned", "search", "mcts:200", "mcts:1s")
@@ -96,7 +96,7 @@ def check_web_agent(code: str, game: str, players: int, runs: RunsFolder) -> Sea
         path, samples = learned_options(arg_or_none)
         if path is not None:
             raise InvalidConfigError(
-                f"learned:{path} names a file, and the page never opens a file a request names: "
+                f"{text} names a file, and the page never opens a file a request names: "
                 "seat the run's model as run:ID (its exported best_policy.npz), or play "
                 "learned:PATH from the command line")
         if samples is not None and samples > LEARNED_SEARCH_MAX_SAMPLES:

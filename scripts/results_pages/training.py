@@ -5,27 +5,39 @@ each method."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
+import numpy as np
+
 from . import measurements, parsers
 from .formats import game_name, interval, number, pct, wins_text
 from .model import Agent, Code, Measurement, Page, Record, Records, Table
 from .render import duration, output_block
 
 GAMES = ("finca", "alpujarras", "mi_tierra")
-METHODS = {"finca": "afterstate", "alpujarras": "afterstate", "mi_tierra": "ppo",
-           "alpujarras-solo": "cem"}
+MODELS = Path(__file__).resolve().parents[2] / "agents" / "models"
 METHOD_NAMES = {"afterstate": "afterstate value", "ppo": "imitation + PPO",
                 "cem": "learned value constants"}
 SOLO_DEALS = 2000  # deals of the solo comparison: enough for a 5-point gain to show
 
 
+def shipped_training(name: str) -> tuple[str, str]:
+    """(method, `huerta train` command without its `--out`) that the shipped model `name`
+    (agents/models/NAME.npz) records: the run to measure is the one that made it."""
+    with np.load(MODELS / f"{name}.npz", allow_pickle=False) as data:
+        trained = json.loads(str(data["about"]))["trained"]
+    return trained["method"], trained["command"].split(" --out ")[0]
+
+
 def training_run(game: str) -> Measurement:
-    """`huerta train GAME --seed 0` with the game's default method, exported: a run of 10 to
-    30 minutes on two cores."""
-    method = METHODS[game]
+    """The command the shipped model of `game` records (`huerta train GAME --seed 0`, with
+    Mi Tierra's `--method afterstate --threads 1`), exported: a run of 10 to 30 minutes on two
+    cores."""
+    method, command = shipped_training(game)
     return Measurement(
         f"train-{game}", f"the run that trained the shipped {game} agent",
-        (f"huerta train {game} --seed 0 --out run --no-progress",
-         "huerta export run --out model.npz"),
+        (f"{command} --out run --no-progress", "huerta export run --out model.npz"),
         parsers.training_run,
         (Code(f"huerta train's {method} method ({measurements.rules_game(game)})",
               measurements.rules_game(game),
@@ -33,10 +45,10 @@ def training_run(game: str) -> Measurement:
         dear="a training run of 10 to 30 minutes")
 
 
-# the games whose learned agent is measured at tables of search seats: Finca, where the learned
-# search is the top rung and a game takes seconds (in Alpujarras both searches run to their
-# 0.9 s cap, hours for 150 games; Mi Tierra's learned agent is below the search rung)
-SEARCH_TABLE_GAMES = ("finca",)
+# the games whose learned agent is measured at tables of search seats: Finca and Mi Tierra,
+# where a game takes seconds (in Alpujarras both searches run to their 0.9 s cap, hours for 150
+# games)
+SEARCH_TABLE_GAMES = ("finca", "mi_tierra")
 
 MEASUREMENTS = (
     *(measurements.tournament(
@@ -68,7 +80,8 @@ MEASUREMENTS = (
     *(measurements.tournament(
         f"learned-search-table-{game}-{n}p", game, ["learned", *["search"] * (n - 1)],
         games=150 if n == 3 else 200, players=n,
-        what=f"the shipped 2-player agent at a table of {n} search seats, {game}")
+        what=f"the shipped 2-player agent at a table of {n} search seats, {game}",
+        dear="" if game == "finca" else "search seats at a big table: about an hour")
       for game in SEARCH_TABLE_GAMES for n in (3, 4)),
     Measurement(
         "ppo-masked", "examples/ppo_masked.py: masked PPO on the batched env, Finca against "
@@ -278,7 +291,7 @@ PARTS = (
            ("95% CI", "the Wilson interval of that share, in %"),
            ("fair share", "1 / players: what an equal player wins")),
           tuple(f"learned-table-{g}-{n}p" for g in GAMES for n in (3, 4)), table_rows),
-    "The same at tables of search seats (`search`, the rung below the learned search in Finca):",
+    "The same at tables of search seats (`search`, the rung below the learned search):",
     Table((("game", "the game"), ("players", "seats, the others the search agent"),
            ("games", "games the learned agent played"),
            ("learned wins", "its share of games won (games won)"),

@@ -26,7 +26,8 @@ from huerta.envs.core.view import PlayerView
 # (game, players): every game, and the Alpujarras solo game
 TABLES = [("finca", 2), ("alpujarras", 2), ("alpujarras", 1), ("mi_tierra", 2)]
 # every code of the registry with small budgets; "learned" is the shipped model of the game
-# (an afterstate value for Finca and Alpujarras, value constants solo, a policy for Mi Tierra)
+# (an afterstate value, value constants solo), "learned:search:1" searches a policy network
+# made here (`build`: the shipped models are values, which search on their own)
 CODES = ["random", "heuristic", "mcts:5", "search:4", "learned", "learned:search:1", "ppo",
          "rllib", "human"]
 
@@ -37,17 +38,9 @@ def table_id(game: str, players: int) -> str:
 
 def every_case() -> list[tuple[str, str, int]]:
     """(code, game, players) of every code at every table where the code plays (learned:search
-    only over a shipped policy: Mi Tierra's)."""
-    cases = []
-    for code in CODES:
-        for game, players in TABLES:
-            if code.startswith("learned:search"):
-                try:
-                    check_agent_code(code, game, players)
-                except InvalidConfigError:
-                    continue  # the shipped model is a value, which searches on its own
-            cases.append((code, game, players))
-    return cases
+    over a 2-player policy network: not in the solo game)."""
+    return [(code, game, players) for code in CODES for game, players in TABLES
+            if not (code.startswith("learned:search") and players == 1)]
 
 
 def case_ids(cases: list[tuple[str, str, int]]) -> list[str]:
@@ -84,6 +77,15 @@ class Models:
             self.ppo[game] = str(out / "model.zip")
         return self.ppo[game]
 
+    def policy_path(self, game: str) -> str:
+        """The tiny PPO model of `game` exported as a numpy policy file (`huerta export`)."""
+        from huerta.training.methods.export import export_policy
+
+        path = self.folder / f"ppo_{game}" / "policy.npz"
+        if not path.is_file():
+            export_policy(self.ppo_path(game), path)
+        return str(path)
+
     def rllib_module(self, game: str) -> object:
         if game not in self.rllib:
             from huerta.training.rllib import env as rllib_env
@@ -99,9 +101,16 @@ class Models:
 def build(code: str, game: str, players: int, models: Models, seed: int = 1):
     """The agent of `code` for `game` as the registry makes it (ppo from a model file, rllib
     from a module in memory: an RLlib checkpoint needs a training run); a human answers from
-    text given to it (`answer`)."""
+    text given to it (`answer`); learned:search over an exported tiny PPO model (every
+    shipped model is a value, which the registry's learned:search refuses)."""
     if code == "ppo":
         return make_agent(f"ppo:{models.ppo_path(game)}", game=game, seed=seed)
+    if code.startswith("learned:search"):  # the registry searches only a shipped policy
+        from huerta.agents.learned import LearnedAgent, learned_options
+
+        samples = learned_options(code.partition(":")[2])[1]
+        return LearnedAgent(seed=seed, game=game, path=models.policy_path(game),
+                            samples=samples)
     if code == "rllib":
         from huerta.agents.rllib_agent import RLlibAgent
 

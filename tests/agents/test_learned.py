@@ -28,11 +28,6 @@ def _is_policy(path) -> bool:
     return not is_value_file(path) and not is_weights_file(path)
 
 
-# the shipped files that hold a policy network (the others hold an afterstate value, or the
-# solo game's learned value constants)
-POLICIES = [(g, p) for g, p in SHIPPED if _is_policy(shipped_model(g, p))]
-
-
 def _observations(game: str, players: int, count: int, seed: int = 0):
     """Observations and masks of random play, `count` of them."""
     spec = get_game(game)
@@ -68,6 +63,23 @@ def _model(game: str, shared_layers: int, tmp_path):
     model.save(str(path))
     vec_env.close()
     return model, path
+
+
+@pytest.fixture(scope="module")
+def policies(tmp_path_factory):
+    """`policy(game)`: an exported policy network of `game` (a fresh MaskablePPO learner, made
+    on first use): what `huerta train --method ppo` and `huerta export` write."""
+    from huerta.training.methods.export import export_policy
+
+    made: dict[str, object] = {}
+
+    def policy(game: str):
+        if game not in made:
+            folder = tmp_path_factory.mktemp(f"policy-{game}")
+            _, zip_path = _model(game, 1, folder)
+            made[game] = export_policy(zip_path, folder / "policy.npz")
+        return made[game]
+    return policy
 
 
 @pytest.mark.parametrize("shared_layers", [0, 1, 2])
@@ -154,7 +166,7 @@ def test_the_shipped_finca_value_is_trained_not_noise(tmp_path):
     assert summary.wins[0] >= 8
 
 
-def test_bad_policy_files_are_refused_by_name(tmp_path):
+def test_bad_policy_files_are_refused_by_name(tmp_path, policies):
     text = tmp_path / "notes.npz"
     text.write_text("not a policy")
     with pytest.raises(InvalidConfigError, match=r"notes\.npz is not a policy file"):
@@ -174,14 +186,16 @@ def test_bad_policy_files_are_refused_by_name(tmp_path):
     with pytest.raises(InvalidConfigError, match="no policy file at"):
         check_agent_code(f"learned:{tmp_path / 'none.npz'}", "finca")
     with pytest.raises(InvalidConfigError, match=r"policy of mi_tierra.*not of finca"):
+        check_agent_code(f"learned:{policies('mi_tierra')}", "finca")
+    with pytest.raises(InvalidConfigError, match=r"afterstate value of mi_tierra.*not of finca"):
         check_agent_code(f"learned:{shipped_model('mi_tierra', 2)}", "finca")
     assert check_agent_code("learned", "finca") == "learned"
 
 
-def test_a_run_folder_plays_its_exported_policy(tmp_path):
+def test_a_run_folder_plays_its_exported_policy(tmp_path, policies):
     with pytest.raises(InvalidConfigError, match=r"best_policy\.npz.*huerta export"):
         make_agent(f"learned:{tmp_path}", game="finca")
-    (tmp_path / "best_policy.npz").write_bytes(shipped_model("mi_tierra", 2).read_bytes())
+    (tmp_path / "best_policy.npz").write_bytes(policies("mi_tierra").read_bytes())
     agent = make_agent(f"learned:{tmp_path}", game="mi_tierra")
     assert isinstance(agent, LearnedAgent)
     obs, masks = _observations("mi_tierra", 2, 5)
@@ -191,11 +205,11 @@ def test_a_run_folder_plays_its_exported_policy(tmp_path):
                                                       "alpujarras-solo"}
 
 
-def test_a_retrained_policy_is_a_new_leaderboard_version(tmp_path):
+def test_a_retrained_policy_is_a_new_leaderboard_version(tmp_path, policies):
     from huerta.training.agent_specs import agent_identity
 
     path = tmp_path / "policy.npz"
-    path.write_bytes(shipped_model("mi_tierra", 2).read_bytes())
+    path.write_bytes(policies("mi_tierra").read_bytes())
     before = agent_identity(f"learned:{path}", "mi_tierra")
     assert before.version == agent_identity(f"learned:{path}", "mi_tierra").version
     network = PolicyNetwork(path)
@@ -217,8 +231,9 @@ def test_learned_search_codes_are_read_and_checked():
     for bad in ("search:0", "search:x", "search:1001"):
         with pytest.raises(InvalidConfigError, match=r"learned:search:SAMPLES takes 1 to 1000"):
             check_agent_code(f"learned:{bad}", "finca")
-    assert check_agent_code("learned:search", "mi_tierra") == "learned"
     assert check_agent_code("learned:search:2") == "learned"
+    with pytest.raises(InvalidConfigError, match="is an afterstate value"):
+        check_agent_code("learned:search", "mi_tierra")  # the shipped model is a value
 
 
 def _midgame_view(game: str, players: int, steps: int, seed: int):
@@ -238,34 +253,36 @@ def _midgame_view(game: str, players: int, steps: int, seed: int):
     return state, obs, PlayerView(state, seat)
 
 
-@pytest.mark.parametrize("game, players", POLICIES)
-def test_learned_search_picks_a_legal_likely_action_reproducibly(game, players):
+@pytest.mark.parametrize("game", game_names())
+def test_learned_search_picks_a_legal_likely_action_reproducibly(game, policies):
     from huerta.agents.learned import load_policy
 
-    state, obs, view = _midgame_view(game, players, steps=12, seed=4)
+    state, obs, view = _midgame_view(game, 2, steps=12, seed=4)
     before = state.clone()
-    agent = make_agent("learned:search:2", game=game, seed=1)
+    # built directly: the registry's learned:search searches only a shipped policy, and every
+    # shipped model is a value
+    agent = LearnedAgent(seed=1, game=game, path=str(policies(game)), samples=2)
     choice = agent.act(obs, view)
     assert obs["action_mask"][choice]
-    logits = load_policy(shipped_model(game, players)).logits(obs["observation"])
+    logits = load_policy(policies(game)).logits(obs["observation"])
     legal = np.flatnonzero(obs["action_mask"])
     assert choice in legal[np.argsort(-logits[legal], kind="stable")][:4]  # a candidate
-    again = make_agent("learned:search:2", game=game, seed=1)
+    again = LearnedAgent(seed=1, game=game, path=str(policies(game)), samples=2)
     assert again.act(obs, view) == choice  # the same seed, the same rollouts
     assert state.observe(state.current_player).tolist() == \
         before.observe(before.current_player).tolist()  # the rollouts ran on copies
 
 
-def test_learned_search_plays_a_whole_game_legally():
-    game = "mi_tierra"  # a game whose shipped model is a policy
-    assert (game, 2) in POLICIES
-    agents = [make_agent("learned:search:1", game=game, seed=0),
+def test_learned_search_plays_a_whole_game_legally(policies):
+    game = "mi_tierra"
+    agents = [LearnedAgent(seed=0, game=game, path=str(policies(game)), samples=1),
               make_agent("random", game=game, seed=1)]
     _, state = play_game(game, agents, seed=2)
     assert state.is_terminal
 
 
-@pytest.mark.parametrize("game, players", [g for g in SHIPPED if g not in POLICIES])
+@pytest.mark.parametrize("game, players", [g for g in SHIPPED
+                                           if not _is_policy(shipped_model(*g))])
 def test_learned_search_over_a_shipped_value_is_refused_by_name(game, players):
     state, obs, view = _midgame_view(game, players, steps=12, seed=4)
     others = {shipped_model(game, n) for n in get_game(game).player_counts} - {
