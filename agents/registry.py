@@ -30,10 +30,9 @@ AGENT_USAGE: dict[str, str] = {
     "mcts:BUDGET:ROLLOUT with ROLLOUT random or heuristic",
     "search": "search, search:SIMULATIONS (e.g. search:48; 1-100,000) or search:SECONDSs (e.g. "
     "search:0.5s; a time budget per decision above 0 up to 1 s)",
-    "learned": "learned (the model shipped for the game played), or learned:PATH, PATH a model "
-    "file written by `huerta export` or a run folder holding best_policy.npz; learned:search "
-    "or learned:search:SAMPLES plays a shipped policy network improved by rollouts of itself "
-    "(every shipped model is a value today, which searches on its own)",
+    "learned": "learned (the policy shipped for the game played), learned:search or "
+    "learned:search:SAMPLES (that policy improved by rollouts of itself), or learned:PATH, PATH "
+    "a policy file written by `huerta export` or a run folder holding best_policy.npz",
     "ppo": PPO_USAGE,
     "human": "human (takes no argument)",
     "rllib": "rllib:PATH, PATH a run folder of `huerta train --backend rllib` (its best_policy), "
