@@ -45,10 +45,11 @@ def training_run(game: str) -> Measurement:
         dear="a training run of 10 to 30 minutes")
 
 
-# the games whose learned agent is measured at tables of search seats: Finca and Mi Tierra,
-# where a game takes seconds (in Alpujarras both searches run to their 0.9 s cap, hours for 150
-# games)
-SEARCH_TABLE_GAMES = ("finca", "mi_tierra")
+# the games whose learned agent is measured at tables of search seats: Finca, where the learned
+# search is the top rung and a game takes seconds (in Alpujarras both searches run to their
+# 0.9 s cap, hours for 150 games; Mi Tierra's learned search shipped since, its tables of
+# search seats not measured yet: docs/learned-search.md, What remains)
+SEARCH_TABLE_GAMES = ("finca",)
 
 MEASUREMENTS = (
     *(measurements.tournament(
@@ -80,8 +81,7 @@ MEASUREMENTS = (
     *(measurements.tournament(
         f"learned-search-table-{game}-{n}p", game, ["learned", *["search"] * (n - 1)],
         games=150 if n == 3 else 200, players=n,
-        what=f"the shipped 2-player agent at a table of {n} search seats, {game}",
-        dear="" if game == "finca" else "search seats at a big table: about an hour")
+        what=f"the shipped 2-player agent at a table of {n} search seats, {game}")
       for game in SEARCH_TABLE_GAMES for n in (3, 4)),
     Measurement(
         "ppo-masked", "examples/ppo_masked.py: masked PPO on the batched env, Finca against "
@@ -236,9 +236,11 @@ PARTS = (
           shipped_rows),
     finca_in_full,
     "Each shipped model is the best model of `huerta train GAME --seed 0` with the game's "
-    "default method (2 players), exported by `huerta export`; the model file records its "
-    "command, seed, method and wall time (`about`), which is where these come from:",
-    Table((("game", "the game"), ("method", "`huerta train`'s default for the game"),
+    "default method (2 players; Mi Tierra's with `--method afterstate --threads 1`), exported "
+    "by `huerta export`, with the settings of the [learned search](../learned-search.md) "
+    "added to the three values; the model file records its command, seed, method and wall "
+    "time (`about`), which is where these come from:",
+    Table((("game", "the game"), ("method", "the method that trained it"),
            ("wall time", "of the whole run: recording the heuristic's games, fitting and the "
             "evaluations included"),
            ("best model at", "the evaluation whose model is kept (heuristic games recorded, "

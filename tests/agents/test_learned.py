@@ -145,8 +145,8 @@ def test_the_shipped_agents_play_legal_games_at_every_count(game, players):
     spec = get_game(game)
     if players not in spec.player_counts:
         return
-    # one learned seat, which loads the model of the table's count (in Finca and Alpujarras a
-    # searching agent: one seat keeps the test short), the others random
+    # one learned seat, which loads the model of the table's count (but solo, a searching
+    # agent: one seat keeps the test short), the others random
     agents = [make_agent("learned", game=game, seed=0),
               *(make_agent("random", game=game, seed=9 + seat) for seat in range(1, players))]
     _, state = play_game(game, agents, seed=5)  # an illegal action would raise here
