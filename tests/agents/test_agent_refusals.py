@@ -17,7 +17,7 @@ import pytest
 
 from huerta.agents import make_agent
 from huerta.agents.random_agent import RandomAgent
-from huerta.agents.registry import AGENT_FACTORIES, check_agent_code
+from huerta.agents.registry import AGENT_FACTORIES
 from huerta.envs.core.errors import HuertaError, InvalidConfigError, InvalidObservationError
 from huerta.envs.core.policies import NO_LEGAL_ACTION, check_observation
 from huerta.envs.core.registry import get_game
