@@ -5,10 +5,7 @@ each method."""
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
-import numpy as np
+from huerta.agents.learned import MODELS, load_model
 
 from . import measurements, parsers
 from .formats import game_name, interval, number, pct, wins_text
@@ -16,7 +13,6 @@ from .model import Agent, Code, Measurement, Page, Record, Records, Table
 from .render import duration, output_block
 
 GAMES = ("finca", "alpujarras", "mi_tierra")
-MODELS = Path(__file__).resolve().parents[2] / "agents" / "models"
 METHOD_NAMES = {"afterstate": "afterstate value", "ppo": "imitation + PPO",
                 "cem": "learned value constants"}
 SOLO_DEALS = 2000  # deals of the solo comparison: enough for a 5-point gain to show
@@ -25,8 +21,7 @@ SOLO_DEALS = 2000  # deals of the solo comparison: enough for a 5-point gain to 
 def shipped_training(name: str) -> tuple[str, str]:
     """(method, `huerta train` command without its `--out`) that the shipped model `name`
     (agents/models/NAME.npz) records: the run to measure is the one that made it."""
-    with np.load(MODELS / f"{name}.npz", allow_pickle=False) as data:
-        trained = json.loads(str(data["about"]))["trained"]
+    trained = load_model(MODELS / f"{name}.npz").about["trained"]
     return trained["method"], trained["command"].split(" --out ")[0]
 
 
