@@ -40,11 +40,10 @@ def training_run(game: str) -> Measurement:
         dear="a training run of 10 to 30 minutes")
 
 
-# the games whose learned agent is measured at tables of search seats: Finca, where the learned
-# search is the top rung and a game takes seconds (in Alpujarras both searches run to their
-# 0.9 s cap, hours for 150 games; Mi Tierra's learned search shipped since, its tables of
-# search seats not measured yet: docs/learned-search.md, What remains)
-SEARCH_TABLE_GAMES = ("finca",)
+# the games whose learned agent is measured at tables of search seats: Finca and Mi Tierra, where
+# the learned search is the top rung and a decision takes a fraction of a second (in Alpujarras
+# both searches run to their 0.9 s cap, hours for 150 games: docs/learned-search.md, What remains)
+SEARCH_TABLE_GAMES = ("finca", "mi_tierra")
 
 MEASUREMENTS = (
     *(measurements.tournament(
@@ -76,7 +75,8 @@ MEASUREMENTS = (
     *(measurements.tournament(
         f"learned-search-table-{game}-{n}p", game, ["learned", *["search"] * (n - 1)],
         games=150 if n == 3 else 200, players=n,
-        what=f"the shipped 2-player agent at a table of {n} search seats, {game}")
+        what=f"the shipped 2-player agent at a table of {n} search seats, {game}",
+        dear="" if game == "finca" else "search seats at a big table: 30-60 minutes")
       for game in SEARCH_TABLE_GAMES for n in (3, 4)),
     Measurement(
         "ppo-masked", "examples/ppo_masked.py: masked PPO on the batched env, Finca against "
@@ -194,6 +194,13 @@ def table_rows(record: Record) -> list[list[str]]:
              interval(learned["low"], learned["high"]), pct(1 / n)]]
 
 
+def pending_table_rows(measurement_id: str) -> list[list[str]]:
+    """The row of a table not measured yet (`learned-...-table-GAME-Np`): its game and seats."""
+    game, players = measurement_id.rsplit("-", 2)[-2:]
+    n = int(players.removesuffix("p"))
+    return [[game_name(game), str(n), "-", "-", "-", pct(1 / n)]]
+
+
 def ppo_rows(record: Record) -> list[list[str]]:
     from huerta.training.evaluation.ratings import wilson_interval
 
@@ -295,7 +302,7 @@ PARTS = (
            ("95% CI", "the Wilson interval of that share, in %"),
            ("fair share", "1 / players: what an equal player wins")),
           tuple(f"learned-search-table-{g}-{n}p" for g in SEARCH_TABLE_GAMES for n in (3, 4)),
-          table_rows),
+          table_rows, pending=pending_table_rows),
     "## One-file masked PPO on the batched env",
     "`examples/ppo_masked.py` (see [batched games](../vector.md)) trains Finca, 2 players, "
     "against `random`, then plays its greedy policy on fresh deals against each opponent, "
@@ -397,4 +404,5 @@ random and 13.0% [7.8, 21.0] of 100 against the heuristic. The SB3 path with the
 seed (1 min 28 s) won 93.0% [88.6, 95.8] and 18.0% [11.7, 26.7] of the same deals: the intervals
 overlap, so at this budget neither backend learns the better agent.'''
 
-PAGE = Page("training", MEASUREMENTS, (*PARTS, HISTORY))
+# in progress while Mi Tierra's tables of search seats are measured (hours of two cores)
+PAGE = Page("training", MEASUREMENTS, (*PARTS, HISTORY), in_progress=True)
