@@ -38,8 +38,9 @@ def progress_notice(page: Page, records: Records) -> str:
     and where the commands of the others are."""
     done = sum(m.id in records for m in page.measurements)
     return (f"**Being measured**: {done} of {len(page.measurements)} measurements have a "
-            "record. Each is a training run and its tournaments, up to hours of two cores, so "
-            f"they land a few at a time; the rows marked {PENDING} wait for theirs, "
+            "record. Each can take hours of two cores (a training run and its tournaments, or "
+            f"games of searching agents), so they land a few at a time; the rows marked "
+            f"{PENDING} wait for theirs, "
             "and the command that measures each is listed under the table.")
 
 
